@@ -1,0 +1,44 @@
+#pragma once
+// Failures travel as typed exceptions up to the CLI, which prints one line
+// and exits with the code of the failure's kind. The library never exits.
+#include <stdexcept>
+#include <string>
+
+namespace gpuimg {
+
+// Documented in the README; scripts depend on these staying put.
+enum class ExitCode : int {
+  ok = 0,
+  failure = 1,  // an input could not be read or an output could not be written
+  usage = 2,    // bad command line: unknown option, bad value, missing path
+  device = 3,   // the GPU was asked for and is missing, or a CUDA call failed
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
+  ExitCode code() const { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// "PATH: problem" for a file that could not be read or decoded.
+struct InputError : Error {
+  InputError(const std::string& path, const std::string& problem) : Error(ExitCode::failure, path + ": " + problem) {}
+};
+
+// "PATH: problem" for a file that could not be encoded or written.
+struct OutputError : Error {
+  OutputError(const std::string& path, const std::string& problem) : Error(ExitCode::failure, path + ": " + problem) {}
+};
+
+struct UsageError : Error {
+  explicit UsageError(const std::string& msg) : Error(ExitCode::usage, msg) {}
+};
+
+struct DeviceError : Error {
+  explicit DeviceError(const std::string& msg) : Error(ExitCode::device, msg) {}
+};
+
+}  // namespace gpuimg

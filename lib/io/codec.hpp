@@ -1,0 +1,42 @@
+#pragma once
+// Reading and writing image files. The format of an output follows its
+// extension; inputs are recognised by their content, not their name.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "image.hpp"
+
+namespace gpuimg {
+
+struct ReadOptions {
+  // Refuse, from the header and before allocating, images with more pixels.
+  std::uint64_t max_pixels = std::uint64_t{1} << 28;
+};
+
+struct WriteOptions {
+  int jpeg_quality = 95;  // 1..100
+};
+
+// Throws InputError naming `path` and the problem (missing, a directory,
+// empty, not an image, truncated, corrupt, over max_pixels, ...).
+Image read_image(const std::string& path, const ReadOptions& opts = {});
+
+// Encodes to a temporary file beside `path` and renames it into place only
+// after a complete encode, so a failure leaves no partial file and never
+// destroys one already there. Converts what the format cannot hold, as the
+// README documents (JPEG: 16-bit to 8-bit, alpha dropped). Throws OutputError.
+void write_image(const std::string& path, const Image& img, const WriteOptions& opts = {});
+
+// Fails fast, before any decoding, on an output the run could never write:
+// an unsupported extension, a missing or unwritable directory. Throws OutputError.
+void check_output_path(const std::string& path);
+
+// Lower-case extensions (without the dot) this build can write / read.
+std::vector<std::string> writable_extensions();
+std::vector<std::string> readable_extensions();
+
+// One line naming the codec libraries and versions in this build, for --version.
+std::string codec_versions();
+
+}  // namespace gpuimg
