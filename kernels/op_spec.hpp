@@ -1,0 +1,30 @@
+#pragma once
+// What every op header declares about itself. The registry, the CLI, the
+// validation, both backends and the test matrix read these declarations.
+#include <cstddef>
+
+namespace gpuimg {
+
+// Each op header declares: name, summary, example, kind, a trivially
+// copyable Params, `params` (one ParamSpec per value on the command line),
+// make() from those values and values() back; stencil ops add halo() and
+// the per-pixel apply(); custom ops add scratch_bytes() and their launch paths.
+enum class ParamType { integer, real };
+
+struct ParamSpec {
+  const char* name;  // shown in --help: --blur R
+  ParamType type;
+  double min, max;   // inclusive
+  const char* meaning;
+};
+
+// How a stage runs. Stencil ops are one case of the dispatch kernel (tile
+// plus halo in shared memory); ops whose shape does not fit a tile (a
+// separable filter of any radius, a resize) bring their own launch path.
+enum class Kind { stencil, custom };
+
+// Ops whose halo is larger than this cannot be stencil ops: the tile of a
+// 32x8 block with this halo, at 4 channels of 16 bits, must fit in 48 KB.
+constexpr int kMaxStencilHalo = 16;
+
+}  // namespace gpuimg

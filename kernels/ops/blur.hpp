@@ -1,0 +1,101 @@
+#pragma once
+// Box blur as two exact integer passes, each a sliding window sum: O(1) work
+// per pixel at any radius. The line functions below are the whole algorithm;
+// the CPU backend and the CUDA kernels differ only in which lines and
+// columns each thread is handed.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "op_spec.hpp"
+#include "pixel.hpp"
+
+namespace gpuimg {
+
+struct Blur {
+  static constexpr const char* name = "blur";
+  static constexpr const char* summary =
+      "Box blur: the mean over the (2R+1)x(2R+1) window, border replicate, exact, rounded half up.";
+  static constexpr const char* example = "--blur 3";
+  static constexpr Kind kind = Kind::custom;
+
+  struct Params {
+    std::int32_t radius;
+  };
+  static constexpr std::array<ParamSpec, 1> params{{{"R", ParamType::integer, 1, 4096, "radius in pixels"}}};
+  static Params make(const double* v) { return {static_cast<std::int32_t>(v[0])}; }
+  static std::array<double, 1> values(const Params& p) { return {double(p.radius)}; }
+
+  // Horizontal window sums, one uint32 per sample: at most 8193 * 65535 < 2^32.
+  static std::size_t scratch_bytes(const Params&, int width, int height, int channels) {
+    return static_cast<std::size_t>(width) * height * channels * sizeof(std::uint32_t);
+  }
+
+  // The vertical sum needs 64 bits once n * max + n/2 passes 2^32 (16-bit
+  // images from R = 128, 8-bit from R = 2048); below that 32 bits are exact
+  // and cheaper on the GPU.
+  static bool needs_wide_sums(int radius, int max_sample) {
+    const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
+    return n * max_sample + n / 2 > 0xffffffffu;
+  }
+};
+
+// Sum of line[clamp(i)] for i in [lo, hi], in O(min(hi - lo, len)) reads:
+// the replicated border contributes its edge sample once per index outside.
+template <class Acc, class Get>
+GPUIMG_HD Acc clamped_window_sum(int lo, int hi, int len, const Get& get) {
+  Acc sum = 0;
+  if (lo < 0) sum += Acc(-lo) * get(0);
+  if (hi > len - 1) sum += Acc(hi - (len - 1)) * get(len - 1);
+  const int a = lo < 0 ? 0 : lo;
+  const int b = hi > len - 1 ? len - 1 : hi;
+  for (int i = a; i <= b; ++i) sum += get(i);
+  return sum;
+}
+
+// Horizontal pass over samples [x0, x1) of one row, every channel.
+template <class T>
+GPUIMG_HD void box_row_sums(const T* row, int width, int channels, int radius, int x0, int x1, std::uint32_t* out) {
+  for (int c = 0; c < channels; ++c) {
+    auto get = [&](int i) { return std::uint32_t(row[i * channels + c]); };
+    std::uint32_t sum = clamped_window_sum<std::uint32_t>(x0 - radius, x0 + radius, width, get);
+    for (int x = x0; x < x1; ++x) {
+      out[x * channels + c] = sum;
+      sum += get(clamp_index(x + radius + 1, width));
+      sum -= get(clamp_index(x - radius, width));
+    }
+  }
+}
+
+// Vertical pass over rows [y0, y1) of columns [j0, j1) of the row sums
+// (a column is one sample position: x * channels + c), writing the rounded
+// means. acc holds j1 - j0 running sums; rows are walked outermost so that
+// a CPU thread streams whole rows while a GPU thread owns one column.
+template <class T, class Acc>
+GPUIMG_HD void box_columns(const std::uint32_t* sums, std::size_t stride, int height, int radius, int j0, int j1,
+                           int y0, int y1, T* out, Acc* acc) {
+  const Acc n = Acc(2 * radius + 1) * Acc(2 * radius + 1);
+  for (int j = j0; j < j1; ++j) acc[j - j0] = 0;
+  const int lo = y0 - radius, hi = y0 + radius;
+  const int a = lo < 0 ? 0 : lo, b = hi > height - 1 ? height - 1 : hi;
+  for (int r = a; r <= b; ++r)
+    for (int j = j0; j < j1; ++j) acc[j - j0] += sums[r * stride + j];
+  if (lo < 0)
+    for (int j = j0; j < j1; ++j) acc[j - j0] += Acc(-lo) * sums[j];
+  if (hi > height - 1)
+    for (int j = j0; j < j1; ++j) acc[j - j0] += Acc(hi - (height - 1)) * sums[(height - 1) * stride + j];
+
+  for (int y = y0; y < y1; ++y) {
+    const std::uint32_t* enter = sums + clamp_index(y + radius + 1, height) * stride;
+    const std::uint32_t* leave = sums + clamp_index(y - radius, height) * stride;
+    T* dst = out + y * stride;
+    for (int j = j0; j < j1; ++j) {
+      Acc& s = acc[j - j0];
+      dst[j] = T(rounded_mean(s, n));
+      s += enter[j];
+      s -= leave[j];
+    }
+  }
+}
+
+}  // namespace gpuimg

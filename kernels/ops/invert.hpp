@@ -1,0 +1,31 @@
+#pragma once
+#include <array>
+
+#include "op_spec.hpp"
+#include "pixel.hpp"
+
+namespace gpuimg {
+
+struct Invert {
+  static constexpr const char* name = "invert";
+  static constexpr const char* summary = "Negate the colour channels: max - v. Alpha is unchanged.";
+  static constexpr const char* example = "--invert";
+  static constexpr Kind kind = Kind::stencil;
+
+  struct Params {};
+  static constexpr std::array<ParamSpec, 0> params{};
+  static Params make(const double*) { return {}; }
+  static std::array<double, 0> values(const Params&) { return {}; }
+  GPUIMG_HD static int halo(const Params&) { return 0; }
+
+  template <class View>
+  GPUIMG_HD static void apply(const View& in, int x, int y, const Params&, typename View::value_type* out) {
+    using T = typename View::value_type;
+    for (int c = 0; c < in.channels; ++c) {
+      const T v = in.at(x, y, c);
+      out[c] = is_alpha(c, in.channels) ? v : T(SampleTraits<T>::max - v);
+    }
+  }
+};
+
+}  // namespace gpuimg

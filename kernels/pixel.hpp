@@ -1,0 +1,57 @@
+#pragma once
+// Border, rounding and saturation rules, shared by the CPU backend, the
+// shared-memory tile loader and every kernel, so both backends agree to the bit.
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GPUIMG_HD __host__ __device__ __forceinline__
+#else
+#define GPUIMG_HD inline
+#endif
+
+namespace gpuimg {
+
+template <class T> struct SampleTraits;
+template <> struct SampleTraits<std::uint8_t> { static constexpr int max = 255; };
+template <> struct SampleTraits<std::uint16_t> { static constexpr int max = 65535; };
+
+// Border replicate: coordinates outside [0, n) take the nearest edge sample.
+GPUIMG_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+
+// Alpha is the last channel of gray+alpha and RGBA.
+GPUIMG_HD bool is_alpha(int c, int channels) { return (channels == 2 || channels == 4) && c == channels - 1; }
+
+// IEEE double multiply and add, each rounded once. On the device the explicit
+// _rn intrinsics keep nvcc from fusing them into an FMA whatever the flags;
+// on the host -ffp-contract=off does the same.
+GPUIMG_HD double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+GPUIMG_HD double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+// Round half up, then clamp to the sample range. v - floor(v) is exact, so
+// no value just under .5 is pushed over by the addition that floor(v + 0.5)
+// would do.
+template <class T> GPUIMG_HD T round_saturate(double v) {
+  constexpr int hi = SampleTraits<T>::max;
+  if (!(v >= 0.5)) return T(0);
+  if (v >= hi) return T(hi);
+  const double f = floor(v);
+  return T(static_cast<int>(f) + (v - f >= 0.5 ? 1 : 0));
+}
+
+// Mean of n integer samples, rounded half up: (sum + n/2) / n.
+template <class Acc> GPUIMG_HD Acc rounded_mean(Acc sum, Acc n) { return (sum + n / 2) / n; }
+
+}  // namespace gpuimg

@@ -1,0 +1,88 @@
+#pragma once
+// The one list of operations. Adding an op means writing its header under
+// ops/ and adding one line here; the op id, the CLI flag, --help, --list-ops,
+// validation, the CPU table, the GPU dispatch switch and the test matrix all
+// follow from this list.
+#include <cstdint>
+#include <type_traits>
+
+#include "ops/blur.hpp"
+#include "ops/invert.hpp"
+#include "ops/sharpen.hpp"
+
+#define GPUIMG_OPS(X) \
+  X(Blur)             \
+  X(Sharpen)          \
+  X(Invert)
+
+namespace gpuimg {
+
+enum class OpId : std::int32_t {
+#define GPUIMG_OP_ENUM(Op) Op,
+  GPUIMG_OPS(GPUIMG_OP_ENUM)
+#undef GPUIMG_OP_ENUM
+};
+
+template <class Op> struct OpTag { using type = Op; };
+template <class Op> struct OpIdOf;
+#define GPUIMG_OP_ID(Op) \
+  template <> struct OpIdOf<Op> { static constexpr OpId value = OpId::Op; };
+GPUIMG_OPS(GPUIMG_OP_ID)
+#undef GPUIMG_OP_ID
+
+// Calls f(OpTag<Op>{}) for every op, in registry order.
+template <class F> void for_each_op(F&& f) {
+#define GPUIMG_OP_VISIT(Op) f(OpTag<Op>{});
+  GPUIMG_OPS(GPUIMG_OP_VISIT)
+#undef GPUIMG_OP_VISIT
+}
+
+// Calls f(OpTag<Op>{}) for the op whose id is `id`; false if none has it.
+template <class F> bool visit_op(OpId id, F&& f) {
+  switch (id) {
+#define GPUIMG_OP_CASE(Op) \
+  case OpId::Op:           \
+    f(OpTag<Op>{});        \
+    return true;
+    GPUIMG_OPS(GPUIMG_OP_CASE)
+#undef GPUIMG_OP_CASE
+  }
+  return false;
+}
+
+// Every op's typed parameters share one slot of a stage record.
+union OpParams {
+#define GPUIMG_OP_PARAMS(Op) Op::Params Op##_;
+  GPUIMG_OPS(GPUIMG_OP_PARAMS)
+#undef GPUIMG_OP_PARAMS
+};
+
+template <class Op> struct ParamSlot;
+#define GPUIMG_OP_SLOT(Op)                                                                  \
+  template <> struct ParamSlot<Op> {                                                        \
+    GPUIMG_HD static const Op::Params& get(const OpParams& u) { return u.Op##_; }          \
+    static void set(OpParams& u, const Op::Params& p) { u.Op##_ = p; }                      \
+  };
+GPUIMG_OPS(GPUIMG_OP_SLOT)
+#undef GPUIMG_OP_SLOT
+
+// One stage of a pipeline as it travels to the GPU: the op id, the halo its
+// tile needs (stencil ops), and that op's typed parameters.
+struct OpRecord {
+  OpId id;
+  std::int32_t halo;
+  OpParams params;
+
+  template <class Op> GPUIMG_HD const typename Op::Params& get() const { return ParamSlot<Op>::get(params); }
+};
+
+template <class Op> OpRecord make_record(const typename Op::Params& p) {
+  static_assert(std::is_trivially_copyable<OpRecord>::value, "records travel to the GPU by copy");
+  OpRecord r{};
+  r.id = OpIdOf<Op>::value;
+  if constexpr (Op::kind == Kind::stencil) r.halo = Op::halo(p);
+  ParamSlot<Op>::set(r.params, p);
+  return r;
+}
+
+}  // namespace gpuimg
