@@ -1,0 +1,88 @@
+// The CPU backend: the same per-pixel code as the CUDA kernels, with rows
+// spread over every core. Stages ping-pong between the image's buffer and
+// one scratch buffer of the same size.
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "backend.hpp"
+#include "parallel.hpp"
+#include "view.hpp"
+
+namespace gpuimg {
+namespace {
+
+// Rows per thread below which a thread's start costs more than its work.
+constexpr int kMinRowsPerThread = 8;
+
+template <class T> struct CpuStage {
+  const T* src;
+  T* dst;
+  int width, height, channels;
+};
+
+template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
+  const ImageView<T> view{s.src, s.width, s.height, s.channels};
+  parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      T* out = s.dst + static_cast<std::size_t>(y) * s.width * s.channels;
+      for (int x = 0; x < s.width; ++x) Op::apply(view, x, y, p, out + x * s.channels);
+    }
+  });
+}
+
+template <class T, class Acc> void box_vertical(const CpuStage<T>& s, const std::uint32_t* sums, int radius) {
+  const int row_len = s.width * s.channels;
+  parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
+    std::vector<Acc> acc(row_len);
+    box_columns<T, Acc>(sums, row_len, s.height, radius, 0, row_len, y0, y1, s.dst, acc.data());
+  });
+}
+
+template <class T> void run_custom(OpTag<Blur>, const CpuStage<T>& s, const Blur::Params& p) {
+  std::vector<std::uint32_t> sums(static_cast<std::size_t>(s.width) * s.height * s.channels);
+  parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      const std::size_t row = static_cast<std::size_t>(y) * s.width * s.channels;
+      box_row_sums(s.src + row, s.width, s.channels, p.radius, 0, s.width, sums.data() + row);
+    }
+  });
+  if (Blur::needs_wide_sums(p.radius, SampleTraits<T>::max))
+    box_vertical<T, std::uint64_t>(s, sums.data(), p.radius);
+  else
+    box_vertical<T, std::uint32_t>(s, sums.data(), p.radius);
+}
+
+template <class T> void run_stage(const OpRecord& rec, const CpuStage<T>& s) {
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (Op::kind == Kind::stencil)
+      run_stencil<Op>(s, rec.get<Op>());
+    else
+      run_custom(tag, s, rec.get<Op>());
+  });
+}
+
+template <class T> void run_all(Image& img, const Pipeline& pipeline, RunTimes* times) {
+  std::vector<std::uint8_t> other(img.data.size());
+  for (const OpRecord& rec : pipeline) {
+    const auto start = std::chrono::steady_clock::now();
+    const CpuStage<T> s{img.samples<T>(), reinterpret_cast<T*>(other.data()), img.width, img.height, img.channels};
+    run_stage(rec, s);
+    img.data.swap(other);
+    if (times)
+      times->stage_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+}
+
+}  // namespace
+
+void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times) {
+  if (img.depth == Depth::U8)
+    run_all<std::uint8_t>(img, pipeline, times);
+  else
+    run_all<std::uint16_t>(img, pipeline, times);
+}
+
+}  // namespace gpuimg
