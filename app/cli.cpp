@@ -1,0 +1,186 @@
+#include "cli.hpp"
+
+#include <charconv>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "error.hpp"
+
+namespace gpuimg {
+namespace {
+
+constexpr const char* kHelpHint = " (see gpuimg --help)";
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+template <class Op> std::string flag_help() {
+  std::string text = Op::summary;
+  for (const ParamSpec& p : Op::params)
+    text += std::string("\n") + p.name + ": " + p.meaning + ", " +
+            (p.type == ParamType::integer ? "integer " : "number ") + number_text(p.min) + " to " + number_text(p.max) +
+            ".";
+  return text + "\nExample: " + Op::example;
+}
+
+template <class Op> std::string param_names() {
+  std::string names;
+  for (const ParamSpec& p : Op::params) names += (names.empty() ? "" : " ") + std::string(p.name);
+  return names;
+}
+
+std::string version_text() {
+  std::string text = std::string("gpuimg ") + GPUIMG_VERSION;
+#if GPUIMG_WITH_CUDA
+  text += " (CUDA backend";
+#else
+  text += " (no CUDA backend";
+#endif
+  return text + "; " + codec_versions() + ")";
+}
+
+const char* kFooter =
+    "Operations run in the order given and may repeat. The output's format follows its extension.\n"
+    "Exit status: 0 success, 1 an input or output file failed, 2 bad command line, 3 GPU error.\n"
+    "Examples:\n"
+    "  gpuimg in.png --blur 3 --invert out.png\n"
+    "  gpuimg photo.jpg --sharpen 0.8 --blur 1 --sharpen 0.5 result.tif";
+
+// One line for a CLI11 parse error, in gpuimg's own words where CLI11's are unclear.
+std::string usage_message(const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    std::string what = e.what();
+    const auto colon = what.find(": ");
+    const std::string arg = colon == std::string::npos ? what : what.substr(colon + 2);
+    if (!arg.empty() && arg[0] == '-') return "unknown option '" + arg + "'";
+    return "unexpected argument '" + arg + "': give one INPUT and one OUTPUT";
+  }
+  return e.what();
+}
+
+std::uint64_t parse_max_pixels(const std::string& text) {
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end || v == 0)
+    throw UsageError("--max-pixels: must be a positive integer, got '" + text + "'");
+  return v;
+}
+
+int parse_quality(const std::string& text) {
+  int v = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end || v < 1 || v > 100)
+    throw UsageError("--quality: must be an integer from 1 to 100, got '" + text + "'");
+  return v;
+}
+
+DeviceChoice parse_device(const std::string& text) {
+  if (text == "auto") return DeviceChoice::automatic;
+  if (text == "cuda") return DeviceChoice::cuda;
+  if (text == "cpu") return DeviceChoice::cpu;
+  throw UsageError("--device: must be auto, cuda or cpu, got '" + text + "'");
+}
+
+}  // namespace
+
+std::string op_table() {
+  std::ostringstream out;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    std::string head = std::string("--") + Op::name;
+    for (const ParamSpec& p : Op::params)
+      head += std::string(" ") + p.name + " (" + number_text(p.min) + ".." + number_text(p.max) + ")";
+    out << head << std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') << Op::summary << "\n";
+  });
+  return out.str();
+}
+
+ParseResult parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{"gpuimg: fast, bit-exact image processing on the GPU or CPU.\n"
+               "Usage: gpuimg INPUT [OPERATION ...] OUTPUT",
+               "gpuimg"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", version_text());
+
+  ParseResult result;
+  Command& cmd = result.command;
+  std::string device = "auto", max_pixels, quality;
+  bool list_ops = false;
+  app.add_option("input", cmd.input, "Image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF)");
+  app.add_option("output", cmd.output, "Image to write; its extension picks the format");
+  app.add_option("--device", device, "Where to run: auto (the GPU when usable, else the CPU), cuda or cpu")
+      ->default_str("auto");
+  app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
+      ->default_str(std::to_string(ReadOptions{}.max_pixels));
+  app.add_option("--quality", quality, "JPEG quality, 1 to 100")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
+  app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
+  app.add_flag("--list-ops", list_ops, "List the operations and exit");
+
+  std::map<const CLI::Option*, std::string> op_options;
+  const std::string group = "Operations (in the order given; any may repeat)";
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    const std::string flag = std::string("--") + Op::name;
+    CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)
+                                          : app.add_option(flag)
+                                                ->expected(static_cast<int>(Op::params.size()))
+                                                ->type_name(param_names<Op>())
+                                                ->allow_extra_args(false);
+    opt->description(flag_help<Op>())->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->group(group);
+    op_options[opt] = Op::name;
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    result.exit_code = app.exit(e);
+    return result;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gpuimg: " << usage_message(e) << kHelpHint << "\n";
+    result.exit_code = static_cast<int>(ExitCode::usage);
+    return result;
+  }
+
+  try {
+    if (list_ops) {
+      std::cout << op_table();
+      return result;
+    }
+    if (cmd.input.empty() || cmd.output.empty())
+      throw UsageError(cmd.input.empty() ? "missing INPUT and OUTPUT" : "missing OUTPUT");
+    cmd.device = parse_device(device);
+    if (!max_pixels.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels);
+    if (!quality.empty()) cmd.write.jpeg_quality = parse_quality(quality);
+
+    // parse_order() lists every occurrence in command-line order; each op
+    // option's results() holds its values in the same order.
+    std::map<const CLI::Option*, std::size_t> consumed;
+    for (const CLI::Option* opt : app.parse_order()) {
+      auto it = op_options.find(opt);
+      if (it == op_options.end()) continue;
+      std::size_t& at = consumed[opt];
+      const std::size_t n = static_cast<std::size_t>(opt->get_expected_min());
+      const auto& all = opt->results();
+      std::vector<std::string> values;
+      if (n > 0) values.assign(all.begin() + at, all.begin() + at + n);
+      at += n;
+      cmd.pipeline.push_back(parse_stage(it->second, values));
+    }
+  } catch (const UsageError& e) {
+    std::cerr << "gpuimg: " << e.what() << kHelpHint << "\n";
+    result.exit_code = static_cast<int>(ExitCode::usage);
+    return result;
+  }
+  result.run = true;
+  return result;
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,7 @@
+#include "cli.hpp"
+#include "run.hpp"
+
+int main(int argc, char** argv) {
+  const gpuimg::ParseResult parsed = gpuimg::parse_command_line(argc, argv);
+  return parsed.run ? gpuimg::run_command(parsed.command) : parsed.exit_code;
+}

@@ -1,0 +1,76 @@
+#include "run.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <iostream>
+#include <new>
+
+#include "error.hpp"
+#include "file_util.hpp"
+
+namespace gpuimg {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+void print_plan(const Command& cmd, const Image& img, const BackendSelection& where, const RunTimes& t,
+                double decode_ms, double device_ms) {
+  std::fprintf(stderr, "gpuimg: %s: %dx%d %s, decoded in %.1f ms\n", cmd.input.c_str(), img.width, img.height,
+               describe(img.channels, img.depth).c_str(), decode_ms);
+  std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
+               where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
+  if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
+  for (std::size_t i = 0; i < cmd.pipeline.size(); ++i)
+    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms\n", i + 1, describe(cmd.pipeline[i]).c_str(),
+                 i < t.stage_ms.size() ? t.stage_ms[i] : 0.0);
+  if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);
+}
+
+int execute(const Command& cmd) {
+  const auto start = Clock::now();
+  if (same_file(cmd.input, cmd.output))
+    throw UsageError(cmd.output + ": is the input file; gpuimg never overwrites its input");
+  check_output_path(cmd.output);
+
+  // CUDA's start-up takes tens of milliseconds: overlap it with decoding.
+  double device_ms = 0;
+  auto selection = std::async(std::launch::async, [&] {
+    BackendSelection s = select_backend(cmd.device);
+    device_ms = ms_since(start);
+    return s;
+  });
+  const auto decode_start = Clock::now();
+  Image img = read_image(cmd.input, cmd.read);
+  const double decode_ms = ms_since(decode_start);
+  const BackendSelection where = selection.get();
+
+  RunTimes times;
+  run_pipeline(where.backend, img, cmd.pipeline, &times);
+  if (cmd.verbose) print_plan(cmd, img, where, times, decode_ms, device_ms);
+
+  const auto encode_start = Clock::now();
+  write_image(cmd.output, img, cmd.write);
+  if (cmd.verbose)
+    std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all\n", cmd.output.c_str(),
+                 ms_since(encode_start), ms_since(start));
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+int run_command(const Command& cmd) {
+  try {
+    return execute(cmd);
+  } catch (const Error& e) {
+    std::cerr << "gpuimg: " << e.what() << "\n";
+    return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpuimg: " << cmd.input << ": out of memory\n";
+    return static_cast<int>(ExitCode::failure);
+  }
+}
+
+}  // namespace gpuimg
