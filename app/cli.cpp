@@ -61,7 +61,10 @@ std::string usage_message(const CLI::ParseError& e) {
     if (!arg.empty() && arg[0] == '-') return "unknown option '" + arg + "'";
     return "unexpected argument '" + arg + "': give one INPUT and one OUTPUT";
   }
-  return e.what();
+  const std::string what = e.what();
+  const auto override_at = what.find(" was given a disallowed flag override");
+  if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
+  return what;
 }
 
 std::uint64_t parse_max_pixels(const std::string& text) {
@@ -129,7 +132,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
     const std::string flag = std::string("--") + Op::name;
-    CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)
+    // A flag takes no value: "--invert=false" must not quietly add a stage.
+    CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)->disable_flag_override()
                                           : app.add_option(flag)
                                                 ->expected(static_cast<int>(Op::params.size()))
                                                 ->type_name(param_names<Op>())
@@ -154,8 +158,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       std::cout << op_table();
       return result;
     }
-    if (cmd.input.empty() || cmd.output.empty())
-      throw UsageError(cmd.input.empty() ? "missing INPUT and OUTPUT" : "missing OUTPUT");
     cmd.device = parse_device(device);
     if (!max_pixels.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels);
     if (!quality.empty()) cmd.write.jpeg_quality = parse_quality(quality);
@@ -174,6 +176,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       at += n;
       cmd.pipeline.push_back(parse_stage(it->second, values));
     }
+    // After the ops: in "gpuimg in.png --blur out.png" the clearer complaint
+    // is that --blur got 'out.png' as its radius.
+    if (cmd.input.empty() || cmd.output.empty())
+      throw UsageError(cmd.input.empty() ? "missing INPUT and OUTPUT" : "missing OUTPUT");
   } catch (const UsageError& e) {
     std::cerr << "gpuimg: " << e.what() << kHelpHint << "\n";
     result.exit_code = static_cast<int>(ExitCode::usage);

@@ -101,8 +101,12 @@ cudaError_t launch_stage(const Pipeline& pipeline, int i, const CudaStage& s, co
 bool cuda_usable(std::string* detail) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaErrorInsufficientDriver) {
+    *detail = "no usable GPU: no NVIDIA driver, or one older than this build's CUDA runtime";
+    return false;
+  }
   if (e != cudaSuccess || count == 0) {
-    *detail = std::string("no usable CUDA device (") + (e != cudaSuccess ? cudaGetErrorString(e) : "none found") + ")";
+    *detail = std::string("no usable GPU (") + (e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device found") + ")";
     return false;
   }
   cudaDeviceProp prop{};

@@ -4,18 +4,17 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 
 #include "error.hpp"
 
 namespace gpuimg {
 namespace {
 
+// The shortest text that reads back as the same double: "0.8", not "0.80000000000000004".
 std::string format_number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
 }
 
 std::string range_text(const ParamSpec& spec) {
