@@ -1,0 +1,155 @@
+// Parsing the command line into a pipeline: order, repeats, every kind of
+// bad value, and the exit status and message of each usage error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "error.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+struct Parsed {
+  ParseResult result;
+  std::string err;
+};
+
+Parsed parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv = {"gpuimg"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  Parsed p{parse_command_line(static_cast<int>(argv.size()), argv.data()), ""};
+  p.err = testing::internal::GetCapturedStderr();
+  testing::internal::GetCapturedStdout();
+  return p;
+}
+
+std::vector<std::string> plan(const Parsed& p) {
+  std::vector<std::string> out;
+  for (const OpRecord& r : p.result.command.pipeline) out.push_back(describe(r));
+  return out;
+}
+
+TEST(CliParse, OperationsKeepCommandLineOrderAndRepeat) {
+  const Parsed p = parse({"in.png", "--blur", "3", "--invert", "--sharpen", "0.5", "--blur=2", "--invert", "out.png"});
+  ASSERT_TRUE(p.result.run) << p.err;
+  EXPECT_EQ(plan(p), (std::vector<std::string>{"blur R=3", "invert", "sharpen F=0.5", "blur R=2", "invert"}));
+  EXPECT_EQ(p.result.command.input, "in.png");
+  EXPECT_EQ(p.result.command.output, "out.png");
+  EXPECT_EQ(p.result.command.device, DeviceChoice::automatic);
+}
+
+TEST(CliParse, OptionsMayComeBeforeTheInput) {
+  const Parsed p = parse({"--sharpen", "0.8", "photo.jpg", "--blur", "1", "--sharpen", "0.5", "result.tif"});
+  ASSERT_TRUE(p.result.run) << p.err;
+  EXPECT_EQ(plan(p), (std::vector<std::string>{"sharpen F=0.8", "blur R=1", "sharpen F=0.5"}));
+}
+
+TEST(CliParse, NoOperationsIsACopy) {
+  const Parsed p = parse({"a.png", "b.png"});
+  ASSERT_TRUE(p.result.run);
+  EXPECT_TRUE(p.result.command.pipeline.empty());
+}
+
+TEST(CliParse, DeviceAndLimits) {
+  const Parsed p = parse({"a.png", "b.jpg", "--device", "cpu", "--max-pixels", "1000", "--quality", "80", "-v"});
+  ASSERT_TRUE(p.result.run) << p.err;
+  EXPECT_EQ(p.result.command.device, DeviceChoice::cpu);
+  EXPECT_EQ(p.result.command.read.max_pixels, 1000u);
+  EXPECT_EQ(p.result.command.write.jpeg_quality, 80);
+  EXPECT_TRUE(p.result.command.verbose);
+  EXPECT_EQ(parse({"a.png", "b.png", "--device", "cuda"}).result.command.device, DeviceChoice::cuda);
+}
+
+struct BadCase {
+  std::vector<const char*> args;
+  const char* message;  // must appear in the one line on stderr
+};
+
+class CliParseRejects : public testing::TestWithParam<BadCase> {};
+
+TEST_P(CliParseRejects, WithUsageStatusAndOneLine) {
+  std::vector<const char*> argv = {"gpuimg"};
+  argv.insert(argv.end(), GetParam().args.begin(), GetParam().args.end());
+  testing::internal::CaptureStderr();
+  const ParseResult r = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(r.run);
+  EXPECT_EQ(r.exit_code, static_cast<int>(ExitCode::usage));
+  EXPECT_NE(err.find(GetParam().message), std::string::npos) << "stderr: " << err;
+  EXPECT_EQ(err.rfind("gpuimg: ", 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line: " << err;
+}
+
+const char* kBlurRange = "--blur: R must be an integer from 1 to 4096, got ";
+const char* kSharpenRange = "--sharpen: F must be a finite number from 0 to 1000, got ";
+
+INSTANTIATE_TEST_SUITE_P(
+    BadValues, CliParseRejects,
+    testing::Values(BadCase{{"a.png", "--blur", "0", "b.png"}, kBlurRange}, BadCase{{"a.png", "--blur", "-3", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "4097", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "abc", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "2.5", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "3x", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "99999999999999999999", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--sharpen", "nan", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "inf", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "-inf", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "-0.1", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "1000.5", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "1e400", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "0.5.1", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", " 1", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--device", "gpu", "b.png"}, "--device: must be auto, cuda or cpu"},
+                    BadCase{{"a.png", "--max-pixels", "0", "b.png"}, "--max-pixels: must be a positive integer"},
+                    BadCase{{"a.png", "--max-pixels", "-5", "b.png"}, "--max-pixels: must be a positive integer"},
+                    BadCase{{"a.png", "--quality", "101", "b.png"}, "--quality: must be an integer from 1 to 100"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    BadShape, CliParseRejects,
+    testing::Values(BadCase{{}, "missing INPUT and OUTPUT"}, BadCase{{"a.png"}, "missing OUTPUT"},
+                    BadCase{{"a.png", "--invert"}, "missing OUTPUT"},
+                    BadCase{{"a.png", "--bogus", "b.png"}, "unknown option '--bogus'"},
+                    BadCase{{"a.png", "b.png", "c.png"}, "unexpected argument 'c.png'"},
+                    BadCase{{"a.png", "b.png", "--blur"}, "--blur"},
+                    BadCase{{"a.png", "--invert=yes", "b.png"}, "invert"}));
+
+TEST(CliParse, HelpListsEveryOpWithRangeAndExample) {
+  testing::internal::CaptureStdout();
+  const char* argv[] = {"gpuimg", "--help"};
+  const ParseResult r = parse_command_line(2, argv);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(r.run);
+  EXPECT_EQ(r.exit_code, 0);
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    EXPECT_NE(out.find(std::string("--") + Op::name), std::string::npos) << Op::name;
+    EXPECT_NE(out.find(std::string("Example: ") + Op::example), std::string::npos) << Op::name;
+  });
+  EXPECT_NE(out.find("integer 1 to 4096"), std::string::npos) << out;
+  EXPECT_NE(out.find("Exit status"), std::string::npos);
+}
+
+TEST(CliParse, ListOpsAndVersion) {
+  const Parsed list = parse({"--list-ops"});
+  EXPECT_FALSE(list.result.run);
+  EXPECT_EQ(list.result.exit_code, 0);
+  EXPECT_NE(op_table().find("--blur R (1..4096)"), std::string::npos) << op_table();
+  EXPECT_NE(op_table().find("--invert"), std::string::npos);
+
+  testing::internal::CaptureStdout();
+  const char* argv[] = {"gpuimg", "--version"};
+  const ParseResult r = parse_command_line(2, argv);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(out.rfind(std::string("gpuimg ") + GPUIMG_VERSION, 0), 0u) << out;
+}
+
+}  // namespace
+}  // namespace gpuimg::test

@@ -1,0 +1,73 @@
+#pragma once
+// The test matrix, generated from the registry: every op with parameter
+// values drawn from its ParamSpec (the ends of each range and values in
+// between), every depth, every channel count, and awkward sizes. A new op is
+// covered here without new test code.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pipeline.hpp"
+#include "random_image.hpp"
+
+namespace gpuimg::test {
+
+struct OpCase {
+  std::string name;  // "blur_R_17", usable in a test name
+  OpRecord record;
+};
+
+inline std::vector<double> test_values(const ParamSpec& p) {
+  std::vector<double> v = p.type == ParamType::integer
+                              ? std::vector<double>{p.min, p.min + 1, p.min + 2, 8, 17, 64, p.max}
+                              : std::vector<double>{p.min, 0.3, 0.5, 1, 2.5, p.max};
+  v.erase(std::remove_if(v.begin(), v.end(), [&](double x) { return x < p.min || x > p.max; }), v.end());
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+inline std::string value_name(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  std::replace(s.begin(), s.end(), '.', 'p');
+  return s;
+}
+
+// Each parameter takes each of its test values while the others keep their first.
+inline std::vector<OpCase> op_cases() {
+  std::vector<OpCase> cases;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if (Op::params.empty()) {
+      cases.push_back({Op::name, parse_stage(Op::name, {})});
+      return;
+    }
+    for (std::size_t i = 0; i < Op::params.size(); ++i)
+      for (double v : test_values(Op::params[i])) {
+        std::vector<std::string> text;
+        std::string name = Op::name;
+        for (std::size_t k = 0; k < Op::params.size(); ++k) {
+          const double value = k == i ? v : test_values(Op::params[k]).front();
+          std::ostringstream s;
+          s.precision(17);
+          s << value;
+          text.push_back(s.str());
+          name += std::string("_") + Op::params[k].name + "_" + value_name(value);
+        }
+        cases.push_back({name, parse_stage(Op::name, text)});
+      }
+  });
+  return cases;
+}
+
+// 1x1, a single row, a single column, sizes on and off the 32x8 tile grid.
+inline std::vector<std::pair<int, int>> awkward_sizes() {
+  return {{1, 1}, {37, 1}, {1, 41}, {33, 17}, {64, 8}, {257, 131}};
+}
+
+inline const char* depth_name(Depth d) { return d == Depth::U8 ? "u8" : "u16"; }
+
+}  // namespace gpuimg::test

@@ -1,0 +1,46 @@
+#pragma once
+// OpenCV imgproc as an oracle, where it computes the same thing as an op.
+// Inputs go to CV_64F first: there every sum here is exact, whereas OpenCV's
+// own 16-bit box filter overflows a 32-bit accumulator at large radii.
+#include <opencv2/imgproc.hpp>
+
+#include "random_image.hpp"
+
+namespace gpuimg::test {
+
+inline cv::Mat to_mat64(const Image& img) {
+  const int type = CV_MAKETYPE(img.depth == Depth::U8 ? CV_8U : CV_16U, img.channels);
+  const cv::Mat view(img.height, img.width, type, const_cast<std::uint8_t*>(img.data.data()));
+  cv::Mat out;
+  view.convertTo(out, CV_64F);
+  return out;
+}
+
+// Window sums of cv::boxFilter (unnormalised), rounded as the README pins.
+inline Image opencv_blur(const Image& in, int radius) {
+  cv::Mat sums;
+  const int k = 2 * radius + 1;
+  cv::boxFilter(to_mat64(in), sums, CV_64F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_REPLICATE);
+  Image out = in;
+  const unsigned long long n = 1ULL * k * k;
+  const double* s = sums.ptr<double>();
+  for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i) {
+    const unsigned long long v = (static_cast<unsigned long long>(s[i]) + n / 2) / n;
+    if (in.depth == Depth::U8)
+      out.samples<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
+    else
+      out.samples<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
+  }
+  return out;
+}
+
+// The sharpened values before rounding, clamped to the sample range.
+inline cv::Mat opencv_sharpen_unrounded(const Image& in, double f) {
+  const cv::Mat kernel = (cv::Mat_<double>(3, 3) << 0, -f, 0, -f, 1 + 4 * f, -f, 0, -f, 0);
+  cv::Mat out;
+  cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+  cv::min(cv::max(out, 0.0), double(max_sample(in.depth)), out);
+  return out;
+}
+
+}  // namespace gpuimg::test

@@ -1,0 +1,80 @@
+#pragma once
+// Independent oracles, one per op: plain reference loops written from the
+// README's definitions, and OpenCV imgproc where it computes the same thing.
+// None of this calls the code under test. A new op without an oracle here
+// does not compile in the oracle test.
+#include <cmath>
+#include <cstdint>
+
+#include "random_image.hpp"
+#include "registry.hpp"
+
+namespace gpuimg::test {
+
+template <class Op> struct Oracle;
+
+inline void put(Image& img, std::size_t i, long long v) {
+  if (img.depth == Depth::U8)
+    img.samples<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
+  else
+    img.samples<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
+}
+
+// Sample (x, y, c) with coordinates clamped into the image.
+inline int at_clamped(const Image& img, int x, int y, int c) {
+  x = std::min(std::max(x, 0), img.width - 1);
+  y = std::min(std::max(y, 0), img.height - 1);
+  return sample(img, (static_cast<std::size_t>(y) * img.width + x) * img.channels + c);
+}
+
+template <> struct Oracle<Invert> {
+  static Image expected(const Image& in, const Invert::Params&) {
+    Image out = in;
+    const int hi = max_sample(in.depth);
+    const bool alpha = in.channels == 2 || in.channels == 4;
+    for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i)
+      if (!(alpha && i % in.channels == static_cast<std::size_t>(in.channels - 1))) put(out, i, hi - sample(in, i));
+    return out;
+  }
+};
+
+template <> struct Oracle<Sharpen> {
+  // v = c + F * (4c - n - s - e - w) in double, each operation rounded once,
+  // then round half up and clamp: the README's definition, written out.
+  static Image expected(const Image& in, const Sharpen::Params& p) {
+    Image out = in;
+    const double hi = max_sample(in.depth);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          const double centre = at_clamped(in, x, y, c);
+          const double lap = 4 * centre - at_clamped(in, x, y - 1, c) - at_clamped(in, x, y + 1, c) -
+                             at_clamped(in, x - 1, y, c) - at_clamped(in, x + 1, y, c);
+          const double product = p.amount * lap;
+          const double v = centre + product;
+          double r = std::floor(v);
+          if (v - r >= 0.5) r += 1;
+          put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c, std::min(std::max(r, 0.0), hi));
+        }
+    return out;
+  }
+};
+
+template <> struct Oracle<Blur> {
+  // The brute-force window: for small radii and images only.
+  static Image brute_force(const Image& in, const Blur::Params& p) {
+    Image out = in;
+    const long long r = p.radius, n = (2 * r + 1) * (2 * r + 1);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          long long sum = 0;
+          for (int dy = -p.radius; dy <= p.radius; ++dy)
+            for (int dx = -p.radius; dx <= p.radius; ++dx) sum += at_clamped(in, x + dx, y + dy, c);
+          put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c, (sum + n / 2) / n);
+        }
+    return out;
+  }
+};
+
+}  // namespace gpuimg::test
