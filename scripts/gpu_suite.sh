@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Everything that needs a GPU, in one call on the GPU machine: build, the
+# whole test suite (GPU tests must run there, not skip), compute-sanitizer
+# memcheck and racecheck over the GPU tests, and the benchmark. Prints a
+# short summary last. Logs go to $OUT (or build-gpu/logs).
+#
+# The device build has no OpenCV (its stb I/O layer stands in) and needs
+# stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=${OUT:-build-gpu/logs}
+mkdir -p "$logs"
+stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
+gpu_tests='GpuMatchesCpu.*:GpuBackend.*:PixelHelpers.*:CliGpu.*'
+status=0
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "build"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if ! { cmake -S . -B build-gpu "${generator[@]}" -DGPUIMG_WITH_OPENCV=OFF -DGPUIMG_STB_INCLUDE_DIR="$stb_dir" &&
+       cmake --build build-gpu -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
+  tail -40 "$logs/build.log"
+  echo "GPU SUITE: build FAILED (see build.log)"
+  exit 1
+fi
+tests=build-gpu/test/gpuimg_tests
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/device.txt"
+
+step "ctest (all tests)"
+ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
+tail -5 "$logs/ctest.log"
+ctest_line=$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)
+
+step "GPU tests, counted"
+"$tests" --gtest_filter="$gpu_tests" >"$logs/gpu_tests.log" 2>&1 || status=1
+gpu_run=$(grep -c '^\[       OK \]' "$logs/gpu_tests.log")
+gpu_failed=$(grep -c '^\[  FAILED  \].*ms)' "$logs/gpu_tests.log")
+gpu_skipped=$(grep -c '^\[  SKIPPED \].*ms)' "$logs/gpu_tests.log")
+[ "$gpu_skipped" -eq 0 ] || status=1
+echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
+
+# The sanitizers slow kernels 10-100x: they take the matrix at its small
+# sizes and the pipeline tests, not the 1080p radius sweep.
+san_filter='GpuMatchesCpu.*:GpuBackend.LongPipelineWithRepeats:GpuBackend.TallImageBeyondTheGridLimit:PixelHelpers.*:CliGpu.*'
+sanitize() {
+  local tool=$1
+  step "compute-sanitizer $tool"
+  compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:2}" "$tests" --gtest_filter="$san_filter" \
+    >"$logs/$tool.log" 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] || status=1
+  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|hazard' "$logs/$tool.log" | tail -3
+  echo "$tool: exit $rc"
+  eval "${tool}_rc=$rc"
+}
+sanitize memcheck --leak-check full
+sanitize racecheck
+sanitize synccheck
+
+step "benchmark"
+build-gpu/test/gpuimg_bench 30 | tee "$logs/bench.txt" || status=1
+
+step "summary"
+{
+  echo "GPU SUITE on $(cat "$logs/device.txt")"
+  echo "  ctest: ${ctest_line:-no result}"
+  echo "  GPU tests: $gpu_run passed, $gpu_failed failed, $gpu_skipped skipped"
+  echo "  compute-sanitizer: memcheck exit $memcheck_rc, racecheck exit $racecheck_rc, synccheck exit $synccheck_rc"
+  echo "  bench 7680x4320 rgb8, ms (x copy):"
+  awk '$2=="7680x4320" && $3=="rgb8" {printf "    %-12s %8s (%sx)\n", $1, $4, $6}' "$logs/bench.txt"
+  [ $status -eq 0 ] && echo "  RESULT: PASS" || echo "  RESULT: FAIL"
+} | tee "$logs/summary.txt"
+exit $status

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what gpuimg builds against on Debian 12 (or Ubuntu), if missing.
+# The CUDA toolkit is optional and not installed here: with nvcc on PATH or
+# at /usr/local/cuda, the build adds the GPU backend; without, it is CPU-only.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all build dependencies present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
