@@ -1,0 +1,427 @@
+// The built binary end to end on the CPU: every golden case sample for
+// sample, and every way a run can fail, each with its exit status, one line
+// on stderr, and no file created, changed or removed.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "registry.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+// ---- helpers ---------------------------------------------------------------
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+  ASSERT_EQ(fs::file_size(path), bytes.size()) << path;
+}
+
+// What a failed run must leave as it was, for every entry under a
+// directory: its type, and for a file its bytes and mtime (a rename over it
+// or a rewrite of the same bytes changes the mtime).
+using Snapshot = std::map<std::string, std::string>;
+
+Snapshot snapshot(const fs::path& dir) {
+  Snapshot entries;
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
+    struct stat st {};
+    if (::lstat(e.path().c_str(), &st) != 0) continue;  // gone since listed: absent, as after a run
+    std::string state;
+    if (S_ISREG(st.st_mode))
+      state = "file mtime " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " " +
+              read_bytes(e.path());
+    else if (S_ISLNK(st.st_mode))
+      state = "symlink to " + fs::read_symlink(e.path()).string();
+    else
+      state = S_ISDIR(st.st_mode) ? "directory" : "other";
+    entries[e.path().lexically_relative(dir).string()] = state;  // fs::relative would follow symlinks
+  }
+  return entries;
+}
+
+std::vector<std::string> changes(const Snapshot& before, const Snapshot& after) {
+  std::vector<std::string> out;
+  for (const auto& [name, state] : after) {
+    const auto it = before.find(name);
+    if (it == before.end())
+      out.push_back("created " + name);
+    else if (it->second != state)
+      out.push_back("changed " + name);
+  }
+  for (const auto& [name, state] : before)
+    if (!after.count(name)) out.push_back("removed " + name);
+  return out;
+}
+
+testing::AssertionResult one_error_line(const std::string& err) {
+  if (err.rfind("gpuimg: ", 0) == 0 && err.back() == '\n' && std::count(err.begin(), err.end(), '\n') == 1)
+    return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "stderr is not one line starting 'gpuimg: ': \"" << err << "\"";
+}
+
+// Runs gpuimg in `dir` and checks what every failure promises: `status`,
+// nothing on stdout, one line on stderr holding each of `parts`, and no file
+// under `dir` created (output or temporary), changed or removed (the input,
+// an existing output).
+RunResult expect_refusal(const TempDir& dir, const std::vector<std::string>& args, int status,
+                         const std::vector<std::string>& parts, rlim_t max_file_bytes = 0) {
+  const Snapshot before = snapshot(dir.path());
+  const RunResult r = run_binary(args, {dir.path(), max_file_bytes});
+  EXPECT_EQ(r.status, status) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(one_error_line(r.err));
+  for (const std::string& part : parts)
+    EXPECT_NE(r.err.find(part), std::string::npos) << "no '" << part << "' in " << r.err;
+  EXPECT_EQ(changes(before, snapshot(dir.path())), std::vector<std::string>{});
+  return r;
+}
+
+void copy_data(const std::string& name, const fs::path& to) { fs::copy_file(data_dir() / name, to); }
+
+// Seeded, so the bytes and the message they get are the same in every run:
+// these match no format's signature, nor the field rules TGA is sniffed by.
+std::string random_bytes() {
+  std::mt19937 rng(20240611);
+  std::string bytes(4096, '\0');
+  for (char& b : bytes) b = static_cast<char>(rng());
+  return bytes;
+}
+
+std::string png_chunk(const std::string& type, const std::string& body) {
+  auto be32 = [](std::uint32_t v) {
+    return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+  };
+  const std::string typed = type + body;
+  const auto crc = static_cast<std::uint32_t>(
+      ::crc32(0, reinterpret_cast<const Bytef*>(typed.data()), static_cast<uInt>(typed.size())));
+  return be32(static_cast<std::uint32_t>(body.size())) + typed + be32(crc);
+}
+
+// A PNG whose every chunk is well formed, CRCs included, but whose header
+// claims 100000x100000 RGB8: 30 GB decoded, behind one tiny IDAT.
+std::string huge_png_header() {
+  const std::string ihdr{0, 1, char(0x86), char(0xa0), 0, 1, char(0x86), char(0xa0), 8, 2, 0, 0, 0};
+  const std::string idat("\x78\x9c\x63\x00\x00\x00\x01\x00\x01", 9);  // zlib of one zero byte
+  return "\x89PNG\r\n\x1a\n" + png_chunk("IHDR", ihdr) + png_chunk("IDAT", idat) + png_chunk("IEND", "");
+}
+
+// ---- golden images ---------------------------------------------------------
+
+class CliGolden : public testing::TestWithParam<GoldenCase> {};
+
+TEST_P(CliGolden, CpuMatchesGolden) { expect_matches_golden(GetParam(), "cpu"); }
+
+INSTANTIATE_TEST_SUITE_P(, CliGolden, testing::ValuesIn(read_golden_manifest().cases), golden_case_name);
+
+TEST(CliGoldenManifest, EveryCaseHasItsGoldenAndEveryGoldenACase) {
+  const GoldenManifest m = read_golden_manifest();
+  EXPECT_EQ(m.problems, std::vector<std::string>{});
+  ASSERT_FALSE(m.cases.empty());
+  std::set<std::string> named;
+  for (const GoldenCase& c : m.cases) {
+    named.insert(c.name + ".png");
+    EXPECT_TRUE(fs::is_regular_file(data_dir() / c.input)) << c.name << ": no input " << c.input;
+  }
+  std::set<std::string> present;
+  for (const fs::directory_entry& e : fs::directory_iterator(golden_dir()))
+    if (e.path().extension() == ".png") present.insert(e.path().filename().string());
+  EXPECT_EQ(present, named) << "run scripts/update_goldens.sh after editing cases.txt";
+}
+
+// ---- successful runs -------------------------------------------------------
+
+TEST(CliRun, SuccessIsSilentAndWritesOnlyTheOutput) {
+  for (const std::vector<std::string>& device : std::vector<std::vector<std::string>>{{"--device", "cpu"}, {}}) {
+    SCOPED_TRACE(device.empty() ? "--device auto by default" : "--device cpu");
+    TempDir tmp;
+    copy_data("scene.png", tmp / "input.png");
+    const Snapshot before = snapshot(tmp.path());
+    std::vector<std::string> args = {"input.png", "--blur", "3", "--invert"};
+    args.insert(args.end(), device.begin(), device.end());
+    args.push_back("result.png");
+    const RunResult r = run_binary(args, {tmp.path()});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(changes(before, snapshot(tmp.path())), std::vector<std::string>{"created result.png"});
+  }
+}
+
+TEST(CliRun, VerbosePrintsThePlanAndTimingsOnStderr) {
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "-v", "--blur", "3", "--sharpen", "0.8",
+                                  "--invert", (tmp / "result.png").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  std::string why_not;
+  const std::string device = cuda_usable(&why_not) ? "device: cuda" : "device: cpu";
+  std::size_t at = 0;
+  for (const std::string& expected : {std::string("320x200 RGB 8-bit"), device, std::string("stage 1: blur R=3"),
+                                      std::string("stage 2: sharpen F=0.8 "), std::string("stage 3: invert"),
+                                      std::string("encoded")}) {
+    const std::size_t found = r.err.find(expected, at);
+    EXPECT_NE(found, std::string::npos) << "no '" << expected << "' after offset " << at << " in:\n" << r.err;
+    if (found != std::string::npos) at = found;
+  }
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(line.rfind("gpuimg: ", 0), 0u) << line;
+    if (line.find("stage ") != std::string::npos) {
+      EXPECT_NE(line.find(" ms"), std::string::npos) << line;
+    }
+  }
+}
+
+TEST(CliRun, HelpVersionAndListOpsPrintToStdoutAndSucceed) {
+  std::vector<std::string> op_flags;
+  for_each_op([&](auto tag) { op_flags.push_back(std::string("--") + decltype(tag)::type::name); });
+  for (const std::string flag : {"--help", "--version", "--list-ops"}) {
+    SCOPED_TRACE(flag);
+    const RunResult r = run_binary({flag});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_FALSE(r.out.empty());
+    if (flag == "--version") {
+      EXPECT_EQ(r.out.rfind(std::string("gpuimg ") + GPUIMG_VERSION, 0), 0u) << r.out;
+      continue;
+    }
+    std::size_t at = 0;
+    for (const std::string& op : op_flags) {
+      const std::size_t found = r.out.find(op, at);
+      EXPECT_NE(found, std::string::npos) << op << " in:\n" << r.out;
+      if (flag == "--list-ops" && found != std::string::npos) at = found;  // the table keeps registry order
+    }
+  }
+}
+
+// The README pins rounding and clamping after every stage, so that a
+// pipeline gives the bytes of one run per operation; no backend may fuse
+// stages.
+TEST(CliRun, PipelineEqualsOneRunPerStage) {
+  TempDir tmp;
+  for (const char* input : {"scene.png", "scene16.png", "gray_alpha16.png"}) {
+    SCOPED_TRACE(input);
+    const std::string in = (data_dir() / input).string();
+    const std::string both = (tmp / "both.png").string(), first = (tmp / "first.png").string(),
+                      second = (tmp / "second.png").string();
+    ASSERT_EQ(run_binary({in, "--sharpen", "0.7", "--blur", "2", "--device", "cpu", both}).status, 0);
+    ASSERT_EQ(run_binary({in, "--sharpen", "0.7", "--device", "cpu", first}).status, 0);
+    ASSERT_EQ(run_binary({first, "--blur", "2", "--device", "cpu", second}).status, 0);
+    EXPECT_TRUE(same_samples(read_image(second), read_image(both)));
+  }
+}
+
+TEST(CliRun, MaxPixelsAllowsExactlyTheLimit) {
+  TempDir tmp;
+  const RunResult r = run_binary(
+      {(data_dir() / "scene.png").string(), "--max-pixels", "64000", "--device", "cpu", (tmp / "out.png").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// ---- inputs that cannot be read ---------------------------------------------
+
+struct BadInput {
+  const char* name;
+  const char* file;  // the input's name in the test's directory
+  void (*make)(const fs::path& file);
+  std::vector<std::string> options;
+  std::vector<std::string> problem;  // words the message must hold besides the file name
+};
+
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
+
+class CliBadInput : public testing::TestWithParam<BadInput> {};
+
+// Each case runs twice: with no output present, then over an existing
+// output, which must survive byte for byte.
+TEST_P(CliBadInput, FailsWithStatusOneAndTouchesNothing) {
+  const BadInput& c = GetParam();
+  TempDir tmp;
+  c.make(tmp / c.file);
+  if (HasFatalFailure()) return;
+  std::vector<std::string> args = {c.file};
+  args.insert(args.end(), c.options.begin(), c.options.end());
+  args.insert(args.end(), {"--device", "cpu", "result.png"});
+  std::vector<std::string> parts = {std::string(c.file) + ": "};
+  parts.insert(parts.end(), c.problem.begin(), c.problem.end());
+
+  // None of these needs real work; the huge header in particular must be
+  // refused from its 33 bytes, before 30 GB are asked for.
+  EXPECT_LT(expect_refusal(tmp, args, 1, parts).seconds, 2.0);
+  copy_data("tiny.png", tmp / "result.png");
+  EXPECT_LT(expect_refusal(tmp, args, 1, parts).seconds, 2.0);
+}
+
+void make_nothing(const fs::path&) {}
+void make_directory(const fs::path& p) { fs::create_directory(p); }
+void make_empty(const fs::path& p) { write_bytes(p, ""); }
+void make_random(const fs::path& p) { write_bytes(p, random_bytes()); }
+void make_truncated_png(const fs::path& p) {
+  const std::string png = read_bytes(data_dir() / "scene.png");
+  write_bytes(p, png.substr(0, png.size() / 2));
+}
+void make_truncated_jpeg(const fs::path& p) {
+  const fs::path whole = p.parent_path() / "whole.jpg";
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", whole.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string jpeg = read_bytes(whole);
+  fs::remove(whole);
+  write_bytes(p, jpeg.substr(0, jpeg.size() / 2));
+}
+void make_huge(const fs::path& p) { write_bytes(p, huge_png_header()); }
+void make_scene(const fs::path& p) { copy_data("scene.png", p); }
+
+INSTANTIATE_TEST_SUITE_P(
+    , CliBadInput,
+    testing::Values(BadInput{"missing", "input.png", make_nothing, {}, {"no such file"}},
+                    BadInput{"directory", "input.png", make_directory, {}, {"is a directory"}},
+                    BadInput{"zero_bytes", "input.png", make_empty, {}, {"empty"}},
+                    BadInput{"random_bytes", "input.png", make_random, {}, {"not a recognised image"}},
+                    BadInput{"truncated_png", "input.png", make_truncated_png, {}, {"truncated", "PNG"}},
+                    BadInput{"truncated_jpeg", "input.jpg", make_truncated_jpeg, {}, {"truncated", "JPEG"}},
+                    BadInput{"huge_header", "input.png", make_huge, {}, {"100000x100000", "--max-pixels"}},
+                    BadInput{"over_max_pixels", "input.png", make_scene, {"--max-pixels", "63999"},
+                             {"320x200", "--max-pixels"}}),
+    [](const testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
+
+// ---- bad command lines ------------------------------------------------------
+
+struct BadUsage {
+  const char* name;
+  std::vector<std::string> args;  // run where input.png exists
+  std::vector<std::string> parts;
+};
+
+void PrintTo(const BadUsage& c, std::ostream* os) { *os << c.name; }
+
+class CliUsage : public testing::TestWithParam<BadUsage> {};
+
+TEST_P(CliUsage, FailsWithStatusTwoAndTouchesNothing) {
+  TempDir tmp;
+  copy_data("tiny.png", tmp / "input.png");
+  expect_refusal(tmp, GetParam().args, 2, GetParam().parts);
+}
+
+BadUsage bad_value(const char* name, const char* option, const char* value) {
+  return {name, {"input.png", option, value, "result.png"}, {option, std::string("'") + value + "'"}};
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    , CliUsage,
+    testing::Values(
+        bad_value("blur_zero", "--blur", "0"), bad_value("blur_negative", "--blur", "-3"),
+        bad_value("blur_not_a_number", "--blur", "three"), bad_value("blur_fraction", "--blur", "1.5"),
+        bad_value("blur_over_max", "--blur", "4097"), bad_value("sharpen_negative", "--sharpen", "-0.5"),
+        bad_value("sharpen_nan", "--sharpen", "nan"), bad_value("sharpen_inf", "--sharpen", "inf"),
+        bad_value("sharpen_over_max", "--sharpen", "1000.001"), bad_value("sharpen_not_a_number", "--sharpen", "x"),
+        bad_value("max_pixels_zero", "--max-pixels", "0"), bad_value("max_pixels_negative", "--max-pixels", "-1"),
+        bad_value("max_pixels_not_a_number", "--max-pixels", "lots"),
+        bad_value("max_pixels_over_2_64", "--max-pixels", "18446744073709551616"),
+        bad_value("quality_zero", "--quality", "0"), bad_value("quality_over_max", "--quality", "101"),
+        bad_value("quality_not_a_number", "--quality", "best"), bad_value("device_unknown", "--device", "gpu"),
+        BadUsage{"unknown_option", {"input.png", "--frobnicate", "result.png"}, {"unknown option", "--frobnicate"}},
+        BadUsage{"missing_value", {"input.png", "--blur"}, {"--blur"}},
+        BadUsage{"missing_value_before_output", {"input.png", "--blur", "result.png"}, {"--blur"}},
+        BadUsage{"value_for_a_flag", {"input.png", "--invert=no", "result.png"}, {"--invert"}},
+        BadUsage{"missing_input_and_output", {}, {"missing INPUT"}},
+        BadUsage{"missing_output", {"input.png"}, {"missing OUTPUT"}},
+        BadUsage{"ops_but_no_output", {"input.png", "--invert"}, {"missing OUTPUT"}},
+        BadUsage{"extra_path", {"input.png", "result.png", "other.png"}, {"other.png"}}),
+    [](const testing::TestParamInfo<BadUsage>& info) { return std::string(info.param.name); });
+
+// ---- outputs that cannot be written ------------------------------------------
+
+// The input is undecodable, so a message about the output shows that the
+// output was checked first, before any decoding.
+class CliOutput : public testing::Test {
+ protected:
+  void SetUp() override { write_bytes(tmp_ / "input.png", random_bytes()); }
+  RunResult refuse(const std::string& output, int status, const std::vector<std::string>& parts) {
+    return expect_refusal(tmp_, {"input.png", "--invert", output}, status, parts);
+  }
+  TempDir tmp_;
+};
+
+TEST_F(CliOutput, UnsupportedExtensionFailsBeforeDecoding) {
+  refuse("result.xyz", 1, {"result.xyz: ", "'.xyz'"});
+  refuse("result", 1, {"result: ", "extension"});
+}
+
+TEST_F(CliOutput, MissingDirectory) { refuse("missing/result.png", 1, {"missing/result.png: ", "does not exist"}); }
+
+// Unlike a permission bit, this fails for root too.
+TEST_F(CliOutput, ParentIsARegularFile) {
+  write_bytes(tmp_ / "file", "not a directory");
+  refuse("file/result.png", 1, {"file/result.png: ", "not a directory"});
+}
+
+TEST_F(CliOutput, OutputIsADirectory) {
+  fs::create_directory(tmp_ / "result.png");
+  refuse("result.png", 1, {"result.png: ", "is a directory"});
+}
+
+TEST_F(CliOutput, DirectoryNotWritable) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write to a directory whatever its mode";
+  fs::create_directory(tmp_ / "locked");
+  fs::permissions(tmp_ / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+  refuse("locked/result.png", 1, {"locked/result.png: ", "not writable"});
+  fs::permissions(tmp_ / "locked", fs::perms::owner_all);  // else a file wrongly written there outlives TempDir
+}
+
+// The one failure here that comes after the temporary file exists: the
+// temporary must go and an older output must stay. scene.png inverted
+// encodes to about 100 KB, of which 4 KB fit.
+TEST(CliFullDisk, LeavesNoTemporaryAndKeepsAnExistingOutput) {
+  TempDir tmp;
+  copy_data("scene.png", tmp / "input.png");
+  const std::vector<std::string> args = {"input.png", "--invert", "--device", "cpu", "result.png"};
+  expect_refusal(tmp, args, 1, {"result.png: ", "write"}, 4096);
+  copy_data("tiny.png", tmp / "result.png");
+  expect_refusal(tmp, args, 1, {"result.png: ", "write"}, 4096);
+}
+
+// `gpuimg a.png a.png` is a slip that would lose the original: every
+// spelling of the input as the output is a usage error.
+TEST(CliOutputIsInput, RefusedWithStatusTwoForEverySpelling) {
+  TempDir tmp;
+  copy_data("scene.png", tmp / "input.png");
+  fs::create_symlink("input.png", tmp / "symlink.png");
+  fs::create_hard_link(tmp / "input.png", tmp / "hardlink.png");
+  for (const char* output : {"input.png", "./input.png", "symlink.png", "hardlink.png"}) {
+    SCOPED_TRACE(output);
+    expect_refusal(tmp, {"input.png", "--invert", output}, 2, {std::string(output) + ": ", "input"});
+  }
+}
+
+// ---- the device -------------------------------------------------------------
+
+TEST(CliDevice, CudaWithoutAUsableGpuFailsWithStatusThree) {
+  std::string detail;
+  if (cuda_usable(&detail)) GTEST_SKIP() << "a usable GPU is here: " << detail;
+  TempDir tmp;
+  copy_data("scene.png", tmp / "input.png");
+  expect_refusal(tmp, {"input.png", "--device", "cuda", "--blur", "1", "result.png"}, 3, {"--device cuda: "});
+}
+
+}  // namespace
+}  // namespace gpuimg::test

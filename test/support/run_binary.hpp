@@ -1,0 +1,250 @@
+#pragma once
+// The built gpuimg run as a user runs it: its own process, arguments passed
+// straight to execv (no shell, so no quoting), stdout, stderr and the exit
+// status captured. Also what the CPU and GPU CLI tests share: a temporary
+// directory per test, and the golden cases of data/golden/cases.txt.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "codec.hpp"
+#include "image_compare.hpp"
+
+namespace gpuimg::test {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int status = -1;  // the exit status; 128 + N when killed by signal N, as a shell reports it
+  std::string out, err;
+  double seconds = 0;  // wall time from fork to reaping
+};
+
+namespace detail {
+
+[[noreturn]] inline void fail_errno(const char* what) { throw std::system_error(errno, std::generic_category(), what); }
+
+struct Pipe {
+  int read = -1, write = -1;
+  Pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) fail_errno("pipe2");
+    read = fds[0];
+    write = fds[1];
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  ~Pipe() {
+    if (read >= 0) ::close(read);
+    close_write();
+  }
+  // The parent's copy: the reader sees end-of-file only once every writer is closed.
+  void close_write() {
+    if (write >= 0) ::close(write);
+    write = -1;
+  }
+};
+
+// Reads both pipes as data arrives: reading one to its end first would
+// deadlock on a child that fills the other's buffer (64 KB) meanwhile.
+inline void drain(Pipe& out, Pipe& err, RunResult& r) {
+  pollfd fds[2] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open = 2;
+  while (open > 0) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      fail_errno("poll");
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buf[4096];
+      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        fds[i].fd = -1;  // poll skips negative descriptors
+        --open;
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+struct RunOptions {
+  fs::path cwd;  // empty: the test's own
+  // Files the binary writes fail past this size (RLIMIT_FSIZE, with SIGXFSZ
+  // ignored so write() reports EFBIG instead of killing it): a full disk,
+  // reproducibly. 0: no limit.
+  rlim_t max_file_bytes = 0;
+};
+
+// Runs GPUIMG_BINARY with `args`, stdin /dev/null.
+inline RunResult run_binary(const std::vector<std::string>& args, const RunOptions& options = {}) {
+  // Everything the child needs is built before fork: allocating between
+  // fork and exec is unsafe in a process with other threads.
+  std::vector<std::string> words = {GPUIMG_BINARY};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const std::string dir = options.cwd.string();
+  const rlimit file_limit = {options.max_file_bytes, options.max_file_bytes};
+  static constexpr char kExecFailed[] = "run_binary: cannot start " GPUIMG_BINARY "\n";
+
+  detail::Pipe out, err;
+  RunResult r;
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) detail::fail_errno("fork");
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_RDONLY);
+    const bool limited = options.max_file_bytes == 0 ||
+                         (::signal(SIGXFSZ, SIG_IGN) != SIG_ERR && ::setrlimit(RLIMIT_FSIZE, &file_limit) == 0);
+    const bool ready = null >= 0 && ::dup2(null, 0) == 0 && ::dup2(out.write, 1) == 1 && ::dup2(err.write, 2) == 2 &&
+                       (dir.empty() || ::chdir(dir.c_str()) == 0) && limited;
+    if (ready) ::execv(argv[0], argv.data());
+    ssize_t ignored = ::write(err.write, kExecFailed, sizeof kExecFailed - 1);
+    (void)ignored;
+    ::_exit(127);
+  }
+  out.close_write();
+  err.close_write();
+  detail::drain(out, err, r);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) detail::fail_errno("waitpid");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+// A fresh directory under the system's temporary directory, removed with
+// everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "gpuimg-cli-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) detail::fail_errno("mkdtemp");
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;  // a destructor must not throw; a leftover in /tmp is harmless
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+inline fs::path data_dir() { return GPUIMG_DATA_DIR; }
+inline fs::path golden_dir() { return data_dir() / "golden"; }
+
+// One line of data/golden/cases.txt: `NAME | INPUT | ARGS...`. The golden is
+// data/golden/NAME.png, made by scripts/update_goldens.sh with --device cpu.
+struct GoldenCase {
+  std::string name;   // also the test's name: letters, digits and '_'
+  std::string input;  // under data/
+  std::vector<std::string> args;
+};
+
+// The command, for messages; the test's name already holds the case's name.
+inline void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << "gpuimg " << c.input;
+  for (const std::string& a : c.args) *os << " " << a;
+}
+
+struct GoldenManifest {
+  std::vector<GoldenCase> cases;
+  std::vector<std::string> problems;  // lines that could not be used, each "cases.txt:LINE: why"
+};
+
+inline std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// Blank lines and lines starting with '#' are skipped. A bad line becomes a
+// problem for the manifest test to report: throwing here, while tests are
+// being registered, would abort the whole test binary.
+inline GoldenManifest read_golden_manifest() {
+  GoldenManifest m;
+  const fs::path path = golden_dir() / "cases.txt";
+  std::ifstream file(path);
+  if (!file) m.problems.push_back("cannot read " + path.string());
+  std::set<std::string> names;
+  int number = 0;
+  for (std::string line; std::getline(file, line);) {
+    ++number;
+    const std::vector<std::string> all = split_words(line);
+    if (all.empty() || all[0][0] == '#') continue;
+    const auto problem = [&](const std::string& why) {
+      m.problems.push_back("cases.txt:" + std::to_string(number) + ": " + why);
+    };
+    const std::size_t bar1 = line.find('|');
+    const std::size_t bar2 = bar1 == std::string::npos ? bar1 : line.find('|', bar1 + 1);
+    if (bar2 == std::string::npos || line.find('|', bar2 + 1) != std::string::npos) {
+      problem("expected 'NAME | INPUT | ARGS...'");
+      continue;
+    }
+    const std::vector<std::string> name = split_words(line.substr(0, bar1));
+    const std::vector<std::string> input = split_words(line.substr(bar1 + 1, bar2 - bar1 - 1));
+    if (name.size() != 1 || input.size() != 1) {
+      problem("NAME and INPUT must be one word each");
+      continue;
+    }
+    if (name[0].find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+        std::string::npos) {
+      problem("name '" + name[0] + "' may hold only letters, digits and '_'");
+      continue;
+    }
+    if (!names.insert(name[0]).second) {
+      problem("name '" + name[0] + "' repeats");
+      continue;
+    }
+    m.cases.push_back({name[0], input[0], split_words(line.substr(bar2 + 1))});
+  }
+  return m;
+}
+
+inline std::string golden_case_name(const testing::TestParamInfo<GoldenCase>& info) { return info.param.name; }
+
+// Runs one golden case on `device` and compares the decoded output with its
+// golden, sample for sample.
+inline void expect_matches_golden(const GoldenCase& c, const std::string& device) {
+  TempDir tmp;
+  const fs::path out = tmp / (c.name + ".png");
+  std::vector<std::string> args = {(data_dir() / c.input).string()};
+  args.insert(args.end(), c.args.begin(), c.args.end());
+  args.insert(args.end(), {"--device", device, out.string()});
+  const RunResult r = run_binary(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(same_samples(read_image((golden_dir() / (c.name + ".png")).string()), read_image(out.string())))
+      << c.name << " (" << testing::PrintToString(c) << ") on " << device << " vs its golden";
+}
+
+}  // namespace gpuimg::test
