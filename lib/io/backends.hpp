@@ -1,0 +1,47 @@
+#pragma once
+// The codec libraries behind codec.cpp, one translation unit each, so each
+// library's headers (and its setjmp or macro habits) stay in one file.
+// They work on bytes in memory and throw CodecFailure with the problem
+// alone; codec.cpp adds the path by rethrowing as InputError / OutputError.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "codec.hpp"
+#include "header_dims.hpp"
+#include "image.hpp"
+#include "sniff.hpp"
+
+namespace gpuimg {
+
+using Bytes = std::vector<std::uint8_t>;
+
+struct CodecFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws CodecFailure("image is WxH (N pixels), over the limit of M set by --max-pixels").
+void check_pixel_limit(Dims dims, std::uint64_t max_pixels);
+
+// png_codec.cpp: libpng, in every build.
+Image decode_png(const Bytes& file, std::uint64_t max_pixels);
+Bytes encode_png(const Image& img);
+std::string libpng_version();
+
+// stb_codec.cpp: stb_image decodes what OpenCV cannot (TGA, PSD, GIF) and,
+// without OpenCV, JPEG, BMP and PNM; stb_image_write encodes TGA and,
+// without OpenCV, JPEG and BMP. Encoders take 8-bit images only.
+Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
+Bytes encode_with_stb(const Image& img, Format format, int jpeg_quality);
+std::string stb_version();
+
+#if GPUIMG_WITH_OPENCV
+// opencv_codec.cpp: JPEG, TIFF, WebP, BMP and PNM. Checks no pixel limit:
+// the caller does that from header_dims() before decoding.
+Image decode_with_opencv(const Bytes& file, Format format);
+Bytes encode_with_opencv(const Image& img, Format format, int jpeg_quality);
+std::string opencv_version();
+#endif
+
+}  // namespace gpuimg

@@ -1,0 +1,185 @@
+// Routing between files and the codec libraries: read the bytes, recognise
+// the format from them, enforce the pixel limit from the header, decode; or
+// pick the format from the extension, convert what it cannot hold, encode,
+// write atomically.
+#include "codec.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <new>
+
+#include "backends.hpp"
+#include "error.hpp"
+#include "file_util.hpp"
+#include "output_formats.hpp"
+#include "pixel_convert.hpp"
+
+namespace gpuimg {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (const std::string& item : items) s += (s.empty() ? "" : ", ") + item;
+  return s;
+}
+
+const OutputFormat& output_format_or_throw(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  const OutputFormat* f = output_format_for(ext);
+  if (f) return *f;
+  const std::string supported = " (supported: " + join(writable_extensions()) + ")";
+  if (ext.empty()) throw OutputError(path, "no file extension to choose the output format from" + supported);
+  throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
+}
+
+#if GPUIMG_WITH_OPENCV
+// Where the header gave no size (a JPEG whose height comes later in a DNL
+// marker, a TIFF whose first IFD lacks the size tags), OpenCV's own limit
+// (2^30 pixels, it throws beyond) bounds the allocation and ours is
+// enforced after decoding.
+Image decode_with_opencv_limited(const Bytes& file, Format format, bool size_checked, std::uint64_t max_pixels) {
+  Image img = decode_with_opencv(file, format);
+  if (!size_checked) check_pixel_limit({std::uint64_t(img.width), std::uint64_t(img.height)}, max_pixels);
+  return img;
+}
+#endif
+
+Image decode(const Bytes& file, std::uint64_t max_pixels) {
+  const std::optional<Format> format = sniff_format(file);
+  if (!format) throw CodecFailure("not a recognised image format");
+  std::optional<Dims> dims = header_dims(*format, file);
+  if (*format == Format::jpeg) {
+    const JpegLayout jpeg = inspect_jpeg(file);
+    if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
+    if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
+    dims = jpeg.dims;
+  }
+  if (dims) check_pixel_limit(*dims, max_pixels);
+
+  switch (*format) {
+    case Format::png: return decode_png(file, max_pixels);
+    case Format::tga:
+    case Format::psd:
+    case Format::gif: return decode_with_stb(file, *format, max_pixels);
+#if GPUIMG_WITH_OPENCV
+    case Format::jpeg:
+    case Format::bmp:
+    case Format::pnm:
+    case Format::tiff:
+    case Format::webp: return decode_with_opencv_limited(file, *format, dims.has_value(), max_pixels);
+#else
+    case Format::jpeg:
+    case Format::bmp:
+    case Format::pnm: return decode_with_stb(file, *format, max_pixels);
+    case Format::tiff:
+    case Format::webp: throw CodecFailure(std::string(format_name(*format)) + " needs a build with OpenCV");
+#endif
+    case Format::radiance_hdr: throw CodecFailure("Radiance HDR holds floating-point pixels, which gpuimg does not handle");
+  }
+  throw CodecFailure("not a recognised image format");  // unreachable: every Format is handled above
+}
+
+Bytes encode(const Image& img, Format format, int jpeg_quality) {
+  if (format == Format::png) return encode_png(img);
+#if GPUIMG_WITH_OPENCV
+  if (format != Format::tga) return encode_with_opencv(img, format, jpeg_quality);
+#endif
+  return encode_with_stb(img, format, jpeg_quality);
+}
+
+std::string check_image(const Image& img) {
+  if (img.channels < 1 || img.channels > 4) return "cannot write an image with " + std::to_string(img.channels) + " channels";
+  if (img.width <= 0 || img.height <= 0) return "cannot write an empty image";
+  if (img.data.size() != Image::byte_size(img.width, img.height, img.channels, img.depth)) {
+    return "image data does not match its size";
+  }
+  return "";
+}
+
+}  // namespace
+
+void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
+  std::uint64_t pixels = 0;
+  const bool overflow = __builtin_mul_overflow(dims.width, dims.height, &pixels);
+  if (!overflow && pixels <= max_pixels) return;
+  const std::string count = overflow ? "over 2^64" : std::to_string(pixels);
+  throw CodecFailure("image is " + std::to_string(dims.width) + "x" + std::to_string(dims.height) + " (" + count +
+                     " pixels), over the limit of " + std::to_string(max_pixels) + " set by --max-pixels");
+}
+
+Image read_image(const std::string& path, const ReadOptions& opts) {
+  const Bytes file = read_file(path);
+  try {
+    Image img = decode(file, opts.max_pixels);
+    // Some decoders accept a zero width or height and return an empty
+    // image; nothing downstream should have to handle one.
+    if (img.pixel_count() == 0) throw CodecFailure("image has no pixels (width or height 0)");
+    return img;
+  } catch (const CodecFailure& e) {
+    throw InputError(path, e.what());
+  } catch (const std::bad_alloc&) {
+    throw InputError(path, "out of memory while decoding");
+  }
+}
+
+void write_image(const std::string& path, const Image& img, const WriteOptions& opts) {
+  const std::string invalid = check_image(img);
+  if (!invalid.empty()) throw OutputError(path, invalid);
+  if (opts.jpeg_quality < 1 || opts.jpeg_quality > 100) {
+    throw OutputError(path, "JPEG quality " + std::to_string(opts.jpeg_quality) + " is outside 1..100");
+  }
+  const OutputFormat& format = output_format_or_throw(path);
+  const Layout layout = stored_layout(format, img.channels, img.depth);
+  Bytes encoded;
+  try {
+    const bool as_is = layout.channels == img.channels && layout.depth == img.depth;
+    encoded = as_is ? encode(img, format.format, opts.jpeg_quality)
+                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts.jpeg_quality);
+  } catch (const CodecFailure& e) {
+    throw OutputError(path, e.what());
+  } catch (const std::bad_alloc&) {
+    throw OutputError(path, "out of memory while encoding");
+  }
+  write_file_atomically(path, encoded);
+}
+
+void check_output_path(const std::string& path) {
+  output_format_or_throw(path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw OutputError(path, "is a directory");
+  const std::string dir = parent_directory(path);
+  if (::stat(dir.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT) throw OutputError(path, "directory '" + dir + "' does not exist");
+    if (err == ENOTDIR) throw OutputError(path, "'" + dir + "' is not a directory");
+    throw OutputError(path, "cannot reach directory '" + dir + "': " + errno_text(err));
+  }
+  if (!S_ISDIR(st.st_mode)) throw OutputError(path, "'" + dir + "' is not a directory");
+  if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
+}
+
+std::vector<std::string> writable_extensions() {
+  std::vector<std::string> out;
+  for (const OutputFormat& f : kOutputFormats) out.emplace_back(f.extension);
+  return out;
+}
+
+std::vector<std::string> readable_extensions() {
+  std::vector<std::string> out = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm", "tga", "psd", "gif"};
+#if GPUIMG_WITH_OPENCV
+  out.insert(out.end(), {"tif", "tiff", "webp"});
+#endif
+  return out;
+}
+
+std::string codec_versions() {
+#if GPUIMG_WITH_OPENCV
+  return libpng_version() + ", " + opencv_version() + ", " + stb_version();
+#else
+  return libpng_version() + ", " + stb_version();
+#endif
+}
+
+}  // namespace gpuimg

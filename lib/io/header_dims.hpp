@@ -1,0 +1,226 @@
+#pragma once
+// Image dimensions read from file headers, so the pixel limit is enforced
+// before a decoder allocates anything, and the JPEG structure check. Every
+// read is bounds-checked: these run on untrusted bytes. GIF, TGA and PSD
+// are left to stbi_info (see stb_codec.cpp), the only decoder that reads them.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sniff.hpp"
+
+namespace gpuimg {
+
+struct Dims {
+  std::uint64_t width;
+  std::uint64_t height;
+};
+
+namespace detail {
+
+using Bytes = std::vector<std::uint8_t>;
+
+inline bool has(const Bytes& b, std::uint64_t offset, std::uint64_t len) {
+  return offset <= b.size() && len <= b.size() - offset;
+}
+
+// Reads `len` (<= 8) bytes at `offset` as an unsigned integer.
+inline std::uint64_t read_uint(const Bytes& b, std::uint64_t offset, int len, bool big_endian) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < len; ++i) {
+    const std::uint64_t byte = b[offset + (big_endian ? i : len - 1 - i)];
+    v = v << 8 | byte;
+  }
+  return v;
+}
+
+inline std::optional<Dims> png_dims(const Bytes& b) {
+  if (!has(b, 12, 12) || !starts_with(b, "IHDR", 12)) return std::nullopt;
+  return Dims{read_uint(b, 16, 4, true), read_uint(b, 20, 4, true)};
+}
+
+// The header sizes BITMAPCOREHEADER (12 bytes, 16-bit fields) and every
+// later one (32-bit signed fields; a negative height means top-down rows).
+inline std::optional<Dims> bmp_dims(const Bytes& b) {
+  if (!has(b, 14, 12)) return std::nullopt;
+  const bool core = read_uint(b, 14, 4, false) == 12;
+  const int field = core ? 2 : 4;
+  const auto width = static_cast<std::int64_t>(static_cast<std::int32_t>(read_uint(b, 18, field, false)));
+  const auto height = static_cast<std::int64_t>(static_cast<std::int32_t>(read_uint(b, 18 + field, field, false)));
+  if (width <= 0 || height == 0) return std::nullopt;
+  return Dims{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height < 0 ? -height : height)};
+}
+
+// "P6 # comment\n 640 480 ..." : the two numbers after the magic.
+inline std::optional<Dims> pnm_dims(const Bytes& b) {
+  std::size_t pos = 2;
+  auto next_number = [&]() -> std::optional<std::uint64_t> {
+    while (pos < b.size() && (b[pos] == '#' || b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) {
+      if (b[pos] == '#') {
+        while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+      } else {
+        ++pos;
+      }
+    }
+    const std::size_t start = pos;
+    std::uint64_t v = 0;
+    constexpr std::uint64_t saturated = std::uint64_t{1} << 40;  // over any pixel limit, far from overflow
+    for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) v = v >= saturated ? saturated : v * 10 + (b[pos] - '0');
+    if (pos == start) return std::nullopt;
+    return v;
+  };
+  const auto width = next_number();
+  const auto height = next_number();
+  if (!width || !height) return std::nullopt;
+  return Dims{*width, *height};
+}
+
+// ImageWidth (256) and ImageLength (257) from the first IFD, classic TIFF
+// (12-byte entries, 32-bit offsets) and BigTIFF (20-byte entries, 64-bit).
+inline std::optional<Dims> tiff_dims(const Bytes& b) {
+  if (!has(b, 0, 16)) return std::nullopt;
+  const bool big_endian = b[0] == 'M';
+  const bool bigtiff = read_uint(b, 2, 2, big_endian) == 43;
+  const int count_len = bigtiff ? 8 : 2, entry_len = bigtiff ? 20 : 12, value_at = bigtiff ? 12 : 8;
+  const std::uint64_t ifd = bigtiff ? read_uint(b, 8, 8, big_endian) : read_uint(b, 4, 4, big_endian);
+  if (!has(b, ifd, count_len)) return std::nullopt;
+  const std::uint64_t entries = read_uint(b, ifd, count_len, big_endian);
+  std::uint64_t dim[2] = {0, 0};
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    const std::uint64_t entry = ifd + count_len + i * entry_len;
+    if (!has(b, entry, entry_len)) return std::nullopt;
+    const std::uint64_t tag = read_uint(b, entry, 2, big_endian);
+    const std::uint64_t type = read_uint(b, entry + 2, 2, big_endian);
+    const int len = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;  // SHORT, LONG, LONG8
+    if ((tag == 256 || tag == 257) && len > 0) dim[tag - 256] = read_uint(b, entry + value_at, len, big_endian);
+  }
+  if (dim[0] == 0 || dim[1] == 0) return std::nullopt;
+  return Dims{dim[0], dim[1]};
+}
+
+// The first chunk after "RIFF....WEBP" is VP8 (lossy), VP8L (lossless) or
+// VP8X (extended, holding the canvas size); each stores the size its own way.
+inline std::optional<Dims> webp_dims(const Bytes& b) {
+  if (!has(b, 0, 30)) return std::nullopt;
+  if (starts_with(b, "VP8 ", 12) && b[23] == 0x9d && b[24] == 0x01 && b[25] == 0x2a) {
+    return Dims{read_uint(b, 26, 2, false) & 0x3fff, read_uint(b, 28, 2, false) & 0x3fff};
+  }
+  if (starts_with(b, "VP8L", 12) && b[20] == 0x2f) {
+    const std::uint64_t bits = read_uint(b, 21, 4, false);
+    return Dims{(bits & 0x3fff) + 1, (bits >> 14 & 0x3fff) + 1};
+  }
+  if (starts_with(b, "VP8X", 12)) return Dims{read_uint(b, 24, 3, false) + 1, read_uint(b, 27, 3, false) + 1};
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+// What a walk over a JPEG's markers found.
+struct JpegLayout {
+  enum class Status { complete, truncated, malformed } status;
+  std::optional<Dims> dims;  // from the SOF segment; absent when its height is 0 (set later by DNL)
+  std::string problem;       // for malformed
+};
+
+namespace detail {
+
+// Tables of a DHT segment as stb_image 2.27 trusts them: it copies up to
+// the sum of the 16 code counts into a 256-entry array, so a count sum
+// over 256 would overrun it. libjpeg checks this itself.
+inline bool huffman_tables_valid(const Bytes& b, std::size_t at, std::size_t end) {
+  while (at < end) {
+    if (end - at < 17 || b[at] >> 4 > 1 || (b[at] & 15) > 3) return false;
+    std::size_t codes = 0;
+    for (int i = 1; i <= 16; ++i) codes += b[at + i];
+    if (codes > 256 || codes > end - at - 17) return false;
+    at += 17 + codes;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// Walks every marker segment by its length (so bytes inside an Exif
+// thumbnail are never taken for markers) and skips entropy-coded data to
+// the next marker, until EOI. Entropy-coded data cannot contain FF D9, so
+// a file ending before one was cut short: decoders would silently fill the
+// rest with gray. Also refused, before any decoder sees them: bytes where a
+// marker must be (libjpeg skips them but prints "Corrupt JPEG data" to
+// stderr) and Huffman tables with more than 256 codes (see above).
+inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
+  using Status = JpegLayout::Status;
+  JpegLayout out{Status::truncated, std::nullopt, ""};
+  auto malformed = [&](std::string problem) {
+    out.status = Status::malformed;
+    out.problem = std::move(problem);
+    return out;
+  };
+  const std::size_t n = b.size();
+  bool scanned = false;
+  std::size_t pos = 2;
+  for (;;) {
+    if (pos >= n) return out;
+    if (b[pos] != 0xff) return malformed("no marker where one must be, at byte " + std::to_string(pos));
+    while (pos < n && b[pos] == 0xff) ++pos;  // fill bytes
+    if (pos >= n) return out;
+    const int marker = b[pos++];
+    const bool standalone = marker == 0x01 || (marker >= 0xd0 && marker <= 0xd8);  // TEM, RSTn, SOI
+    if (standalone) continue;
+    if (marker == 0xd9) {
+      if (!scanned) return malformed("end-of-image marker before any scan");
+      out.status = Status::complete;
+      return out;
+    }
+    if (marker == 0x00) return malformed("stuffed zero outside entropy-coded data, at byte " + std::to_string(pos - 1));
+    if (!detail::has(b, pos, 2)) return out;
+    const std::size_t len = detail::read_uint(b, pos, 2, true);
+    if (len < 2) return malformed("segment length below 2, at byte " + std::to_string(pos));
+    if (!detail::has(b, pos, len)) return out;
+    const bool sof = marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
+    if (sof && len >= 7) {
+      const Dims d{detail::read_uint(b, pos + 5, 2, true), detail::read_uint(b, pos + 3, 2, true)};
+      if (d.height != 0) out.dims = d;
+    }
+    if (marker == 0xc4 && !detail::huffman_tables_valid(b, pos + 2, pos + len)) return malformed("bad Huffman table");
+    pos += len;
+    if (marker != 0xda) continue;
+    scanned = true;
+    // Entropy-coded data runs to the first FF not followed by a stuffed 00,
+    // a restart marker or another fill FF.
+    for (;;) {
+      const void* ff = std::memchr(b.data() + pos, 0xff, n - pos);
+      if (!ff) return out;
+      pos = static_cast<std::size_t>(static_cast<const std::uint8_t*>(ff) - b.data());
+      if (pos + 1 >= n) return out;
+      const int next = b[pos + 1];
+      if (next == 0xff) {
+        ++pos;
+      } else if (next == 0x00 || (next >= 0xd0 && next <= 0xd7)) {
+        pos += 2;
+      } else {
+        break;
+      }
+    }
+  }
+}
+
+inline std::optional<Dims> header_dims(Format f, const std::vector<std::uint8_t>& b) {
+  switch (f) {
+    case Format::png: return detail::png_dims(b);
+    case Format::tiff: return detail::tiff_dims(b);
+    case Format::webp: return detail::webp_dims(b);
+    case Format::bmp: return detail::bmp_dims(b);
+    case Format::pnm: return detail::pnm_dims(b);
+    case Format::jpeg:  // inspect_jpeg() reads it, along with the structure check
+    case Format::tga:
+    case Format::psd:
+    case Format::gif:
+    case Format::radiance_hdr: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpuimg

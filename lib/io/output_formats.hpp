@@ -1,0 +1,71 @@
+#pragma once
+// Which output extensions this build writes, and what each file can hold.
+// docs/formats.md is the user-facing copy of this table; keep them in step.
+#include <string>
+
+#include "image.hpp"
+#include "sniff.hpp"
+
+namespace gpuimg {
+
+enum ChannelMask : unsigned { kGray = 1u << 1, kGrayAlpha = 1u << 2, kRgb = 1u << 3, kRgba = 1u << 4 };
+
+struct OutputFormat {
+  const char* extension;  // lower-case, without the dot
+  Format format;
+  unsigned channels;      // ChannelMask bits: the layouts the file keeps exactly
+  bool holds_16bit;
+};
+
+// BMP and WebP alpha is dropped / TIFF gray+alpha widened because OpenCV
+// reads back only those layouts (a 4-channel BMP comes back as RGB, WebP
+// has no gray). stb_image_write stores JPEG and BMP as 3-component files,
+// so in that build gray is widened to RGB. TGA is written by stb in both
+// builds, so the set of writable extensions only grows with OpenCV.
+inline constexpr OutputFormat kOutputFormats[] = {
+    {"png", Format::png, kGray | kGrayAlpha | kRgb | kRgba, true},
+#if GPUIMG_WITH_OPENCV
+    {"jpg", Format::jpeg, kGray | kRgb, false},
+    {"jpeg", Format::jpeg, kGray | kRgb, false},
+    {"tif", Format::tiff, kGray | kRgb | kRgba, true},
+    {"tiff", Format::tiff, kGray | kRgb | kRgba, true},
+    {"webp", Format::webp, kRgb | kRgba, false},
+    {"bmp", Format::bmp, kGray | kRgb, false},
+    {"pgm", Format::pnm, kGray, true},
+    {"ppm", Format::pnm, kRgb, true},
+    {"pnm", Format::pnm, kGray | kRgb, true},
+#else
+    {"jpg", Format::jpeg, kRgb, false},
+    {"jpeg", Format::jpeg, kRgb, false},
+    {"bmp", Format::bmp, kRgb, false},
+#endif
+    {"tga", Format::tga, kGray | kGrayAlpha | kRgb | kRgba, false},
+};
+
+inline const OutputFormat* output_format_for(const std::string& lower_extension) {
+  for (const OutputFormat& f : kOutputFormats) {
+    if (lower_extension == f.extension) return &f;
+  }
+  return nullptr;
+}
+
+struct Layout {
+  int channels;
+  Depth depth;
+};
+
+// The first layout the format holds, in the order: as is; gray widened to
+// colour (lossless); alpha dropped; colour reduced to gray (last: lossy).
+inline Layout stored_layout(const OutputFormat& f, int channels, Depth depth) {
+  static constexpr int preference[5][4] = {{0}, {1, 3}, {2, 4, 1, 3}, {3, 1}, {4, 3, 2, 1}};
+  int chosen = channels;
+  for (int candidate : preference[channels]) {
+    if (candidate != 0 && (f.channels & (1u << candidate))) {
+      chosen = candidate;
+      break;
+    }
+  }
+  return {chosen, f.holds_16bit ? depth : Depth::U8};
+}
+
+}  // namespace gpuimg

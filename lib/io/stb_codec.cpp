@@ -1,0 +1,129 @@
+// stb_image and stb_image_write, compiled here (the only translation unit
+// defining their implementations) rather than linked from the system libstb,
+// so that the decoders built in, the dimension cap and the absence of stdio
+// are our choice.
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <new>
+#include <utility>
+
+#include "backends.hpp"
+
+// Only the decoders this build routes to stb are compiled: each one left out
+// is code hostile files cannot reach. PNG always goes to libpng.
+#define STBI_NO_STDIO
+#define STBI_NO_PNG
+#define STBI_NO_HDR
+#define STBI_NO_LINEAR
+#define STBI_NO_PIC
+#if GPUIMG_WITH_OPENCV
+#define STBI_NO_JPEG
+#define STBI_NO_BMP
+#define STBI_NO_PNM
+#endif
+// GIF, TGA, PSD and JPEG store each side in 16 bits. A wider BMP or PNM is
+// almost always a crafted file, and a smaller cap keeps stb's int size
+// arithmetic far from overflow whatever --max-pixels allows.
+#define STBI_MAX_DIMENSIONS (1 << 16)
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+#define STBI_WRITE_NO_STDIO
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+namespace gpuimg {
+namespace {
+
+[[noreturn]] void fail_decode(Format format) {
+  const char* reason = stbi_failure_reason();
+  throw CodecFailure(std::string("corrupt or unsupported ") + format_name(format) + " (" +
+                     (reason ? reason : "stb_image gave no reason") + ")");
+}
+
+// stb_image 2.27 gets two things about 16-bit files wrong, corrected here:
+// stbi_is_16_bit_from_memory never recognises a 16-bit PSD (with GCC its
+// STBI_NOTUSED does not evaluate the header reads it wraps, so it reads the
+// depth from the wrong offset), and 16-bit PNM samples come back in the
+// file's big-endian order instead of the host's.
+bool is_16bit(const Bytes& file, Format format) {
+  if (format == Format::psd) return file.size() >= 24 && file[22] == 0 && file[23] == 16;  // depth field
+  return stbi_is_16_bit_from_memory(file.data(), static_cast<int>(file.size()));
+}
+
+void swap_bytes_on_little_endian_host(Image& img) {
+  if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) return;
+  for (std::size_t i = 0; i + 1 < img.data.size(); i += 2) std::swap(img.data[i], img.data[i + 1]);
+}
+
+struct Sink {
+  Bytes* out;
+  bool failed;
+};
+
+// stb_image_write is C: an exception thrown through it would leak its buffers.
+void append(void* context, void* data, int size) {
+  auto* sink = static_cast<Sink*>(context);
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  try {
+    sink->out->insert(sink->out->end(), bytes, bytes + size);
+  } catch (const std::bad_alloc&) {
+    sink->failed = true;
+  }
+}
+
+}  // namespace
+
+Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels) {
+  if (file.size() > INT_MAX) {
+    throw CodecFailure(std::string(format_name(format)) + " file over 2 GiB, more than stb_image can read");
+  }
+  // The exact length, so stb's bounds checks stop at the end of the file.
+  const stbi_uc* data = file.data();
+  const int len = static_cast<int>(file.size());
+  int width = 0, height = 0, channels = 0;
+  if (!stbi_info_from_memory(data, len, &width, &height, &channels)) fail_decode(format);
+  check_pixel_limit({static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height)}, max_pixels);
+
+  const bool wide = is_16bit(file, format);
+  void* raw = wide ? static_cast<void*>(stbi_load_16_from_memory(data, len, &width, &height, &channels, 0))
+                   : static_cast<void*>(stbi_load_from_memory(data, len, &width, &height, &channels, 0));
+  const std::unique_ptr<void, void (*)(void*)> pixels(raw, stbi_image_free);
+  if (!pixels) fail_decode(format);
+  Image img(width, height, channels, wide ? Depth::U16 : Depth::U8);
+  std::copy_n(static_cast<const std::uint8_t*>(pixels.get()), img.data.size(), img.data.begin());
+  if (wide && format == Format::pnm) swap_bytes_on_little_endian_host(img);
+  return img;
+}
+
+Bytes encode_with_stb(const Image& img, Format format, [[maybe_unused]] int jpeg_quality) {
+  const char* name = format_name(format);
+  // stb_image_write indexes pixels with int and stores JPEG and TGA sides
+  // in 16 bits, silently wrapping bigger values.
+  if (img.data.size() > INT_MAX - 4096) throw CodecFailure(std::string(name) + " over 2 GiB, more than stb_image_write can write");
+  if (format != Format::bmp && (img.width > 65535 || img.height > 65535)) {
+    throw CodecFailure(std::string(name) + " holds at most 65535 pixels a side");
+  }
+  Bytes out;
+  Sink sink{&out, false};
+  const int w = img.width, h = img.height, c = img.channels;
+  const void* data = img.data.data();
+  int ok = 0;
+  switch (format) {
+    case Format::tga: ok = stbi_write_tga_to_func(append, &sink, w, h, c, data); break;
+#if !GPUIMG_WITH_OPENCV
+    case Format::jpeg: ok = stbi_write_jpg_to_func(append, &sink, w, h, c, data, jpeg_quality); break;
+    case Format::bmp: ok = stbi_write_bmp_to_func(append, &sink, w, h, c, data); break;
+#endif
+    default: throw CodecFailure(std::string("stb_image_write does not write ") + name);
+  }
+  if (!ok || sink.failed) throw CodecFailure(std::string("cannot encode ") + name + " with stb_image_write");
+  return out;
+}
+
+// stb headers define no version macro; these are the libstb-dev (Debian 12)
+// headers the build is checked against.
+std::string stb_version() { return "stb_image 2.27, stb_image_write 1.16"; }
+
+}  // namespace gpuimg

@@ -1,0 +1,417 @@
+// Every way reading or writing can fail: the exact one-line message, nothing
+// printed to the terminal, and no damage to files already there.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codec.hpp"
+#include "error.hpp"
+
+namespace gpuimg {
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<std::uint8_t>;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "gpuimg-err-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::permissions(path_, fs::perms::owner_all, ignored);
+    fs::remove_all(path_, ignored);
+  }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::string path_;
+};
+
+Image random_image(int w, int h, int c, Depth d, unsigned seed) {
+  Image img(w, h, c, d);
+  std::mt19937 rng(seed);
+  for (std::uint8_t& b : img.data) b = static_cast<std::uint8_t>(rng());
+  return img;
+}
+
+Bytes load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void save(const std::string& path, const Bytes& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The message of the InputError / OutputError `f` throws, and asserts that
+// nothing reached stderr meanwhile (libraries writing to the terminal).
+template <class E>
+std::string error_of(const std::function<void()>& f) {
+  testing::internal::CaptureStderr();
+  std::string message = "(no exception)";
+  try {
+    f();
+  } catch (const E& e) {
+    message = e.what();
+  }
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed, "") << "a library wrote to stderr";
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  return message;
+}
+
+std::string read_error(const std::string& path, const ReadOptions& opts = {}) {
+  return error_of<InputError>([&] { read_image(path, opts); });
+}
+
+std::string write_error(const std::string& path, const Image& img = random_image(2, 2, 3, Depth::U8, 1)) {
+  return error_of<OutputError>([&] { write_image(path, img); });
+}
+
+std::string check_error(const std::string& path) {
+  return error_of<OutputError>([&] { check_output_path(path); });
+}
+
+std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
+  std::uint32_t c = 0xffffffffu;
+  for (std::size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+  }
+  return ~c;
+}
+
+void put_be32(Bytes& b, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) b.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+// Signature and a valid IHDR (CRC included) and nothing else.
+Bytes png_header(std::uint32_t width, std::uint32_t height) {
+  Bytes b = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  put_be32(b, 13);
+  const std::size_t type_at = b.size();
+  for (char ch : std::string("IHDR")) b.push_back(static_cast<std::uint8_t>(ch));
+  put_be32(b, width);
+  put_be32(b, height);
+  for (std::uint8_t v : {8, 6, 0, 0, 0}) b.push_back(v);  // 8-bit RGBA, no interlace
+  put_be32(b, crc32(b.data() + type_at, b.size() - type_at));
+  return b;
+}
+
+// Offset of the first chunk of `type` in a PNG.
+std::size_t find_chunk(const Bytes& png, const char* type) {
+  for (std::size_t at = 8; at + 8 <= png.size();) {
+    const std::size_t len = std::size_t{png[at]} << 24 | png[at + 1] << 16 | png[at + 2] << 8 | png[at + 3];
+    if (std::string(png.begin() + at + 4, png.begin() + at + 8) == type) return at;
+    at += 12 + len;
+  }
+  return png.size();
+}
+
+const std::string kWritable =
+#if GPUIMG_WITH_OPENCV
+    "png, jpg, jpeg, tif, tiff, webp, bmp, pgm, ppm, pnm, tga";
+#else
+    "png, jpg, jpeg, bmp, tga";
+#endif
+
+TEST(ReadErrors, MissingFile) {
+  TempDir dir;
+  EXPECT_EQ(read_error(dir.file("nope.png")), dir.file("nope.png") + ": no such file");
+  EXPECT_EQ(read_error(dir.file("nodir/x.png")), dir.file("nodir/x.png") + ": no such file");
+}
+
+TEST(ReadErrors, Directory) {
+  TempDir dir;
+  fs::create_directory(dir.file("d.png"));
+  EXPECT_EQ(read_error(dir.file("d.png")), dir.file("d.png") + ": is a directory");
+}
+
+TEST(ReadErrors, PermissionDenied) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: open() ignores file permissions";
+  TempDir dir;
+  save(dir.file("secret.png"), {1, 2, 3});
+  fs::permissions(dir.file("secret.png"), fs::perms::none);
+  EXPECT_EQ(read_error(dir.file("secret.png")), dir.file("secret.png") + ": permission denied");
+}
+
+TEST(ReadErrors, EmptyFile) {
+  TempDir dir;
+  save(dir.file("empty.png"), {});
+  EXPECT_EQ(read_error(dir.file("empty.png")), dir.file("empty.png") + ": empty file (0 bytes)");
+}
+
+TEST(ReadErrors, RandomBytesNamedPng) {
+  TempDir dir;
+  std::mt19937 rng(42);
+  Bytes noise(4096);
+  for (std::uint8_t& b : noise) b = static_cast<std::uint8_t>(rng());
+  save(dir.file("noise.png"), noise);
+  EXPECT_EQ(read_error(dir.file("noise.png")), dir.file("noise.png") + ": not a recognised image format");
+}
+
+TEST(ReadErrors, ZeroWidth) {
+  TempDir dir;
+  save(dir.file("zero.pgm"), {'P', '5', ' ', '0', ' ', '5', ' ', '2', '5', '5', '\n'});
+#if GPUIMG_WITH_OPENCV
+  EXPECT_EQ(read_error(dir.file("zero.pgm")), dir.file("zero.pgm") + ": corrupt or unsupported PNM");
+#else
+  EXPECT_EQ(read_error(dir.file("zero.pgm")), dir.file("zero.pgm") + ": image has no pixels (width or height 0)");
+#endif
+}
+
+TEST(ReadErrors, RadianceHdrIsRefused) {
+  TempDir dir;
+  const std::string hdr = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n";
+  save(dir.file("x.hdr"), Bytes(hdr.begin(), hdr.end()));
+  EXPECT_EQ(read_error(dir.file("x.hdr")),
+            dir.file("x.hdr") + ": Radiance HDR holds floating-point pixels, which gpuimg does not handle");
+}
+
+TEST(ReadErrors, TruncatedPng) {
+  TempDir dir;
+  write_image(dir.file("whole.png"), random_image(33, 17, 3, Depth::U8, 5));
+  const Bytes png = load(dir.file("whole.png"));
+  const std::size_t idat = find_chunk(png, "IDAT");
+  const std::size_t iend = find_chunk(png, "IEND");
+  ASSERT_LT(idat, iend);
+  // Inside IHDR, inside its CRC, at the start of IDAT, inside IDAT, just
+  // before IEND, and one byte short of the end.
+  for (std::size_t cut : {std::size_t{20}, std::size_t{31}, idat, idat + 30, iend, png.size() - 1}) {
+    SCOPED_TRACE("cut at " + std::to_string(cut) + " of " + std::to_string(png.size()));
+    save(dir.file("cut.png"), Bytes(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(cut)));
+    EXPECT_EQ(read_error(dir.file("cut.png")), dir.file("cut.png") + ": truncated PNG");
+  }
+  save(dir.file("cut.png"), Bytes(png.begin(), png.begin() + 5));  // not even the signature
+  EXPECT_EQ(read_error(dir.file("cut.png")), dir.file("cut.png") + ": not a recognised image format");
+}
+
+TEST(ReadErrors, CorruptPngIdat) {
+  TempDir dir;
+  write_image(dir.file("whole.png"), random_image(33, 17, 3, Depth::U8, 6));
+  const Bytes png = load(dir.file("whole.png"));
+  const std::size_t idat = find_chunk(png, "IDAT");
+  const std::size_t len = std::size_t{png[idat]} << 24 | png[idat + 1] << 16 | png[idat + 2] << 8 | png[idat + 3];
+
+  Bytes bad_crc = png;
+  bad_crc[idat + 8 + len] ^= 0x01;  // first byte of the IDAT CRC
+  save(dir.file("crc.png"), bad_crc);
+  EXPECT_EQ(read_error(dir.file("crc.png")), dir.file("crc.png") + ": corrupt PNG (IDAT: CRC error)");
+
+  Bytes bad_data = png;
+  bad_data[idat + 8 + len / 2] ^= 0x10;
+  save(dir.file("data.png"), bad_data);
+  // zlib's checksum at the end of the stream fails before the chunk CRC is read.
+  EXPECT_EQ(read_error(dir.file("data.png")), dir.file("data.png") + ": corrupt PNG (IDAT: incorrect data check)");
+}
+
+TEST(ReadErrors, TruncatedJpeg) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(64, 48, 3, Depth::U8, 8));
+  const Bytes jpg = load(dir.file("whole.jpg"));
+  for (std::size_t cut : {std::size_t{40}, jpg.size() / 2, jpg.size() - 2, jpg.size() - 1}) {
+    SCOPED_TRACE("cut at " + std::to_string(cut) + " of " + std::to_string(jpg.size()));
+    save(dir.file("cut.jpg"), Bytes(jpg.begin(), jpg.begin() + static_cast<std::ptrdiff_t>(cut)));
+    EXPECT_EQ(read_error(dir.file("cut.jpg")), dir.file("cut.jpg") + ": truncated JPEG (no end-of-image marker)");
+  }
+}
+
+TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(16, 16, 3, Depth::U8, 9));
+  Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t second_marker = 4 + (std::size_t{jpg[4]} << 8 | jpg[5]);  // after SOI and the first segment
+  jpg.insert(jpg.begin() + static_cast<std::ptrdiff_t>(second_marker), {0x00, 0x42});  // libjpeg would warn on stderr
+  save(dir.file("junk.jpg"), jpg);
+  EXPECT_EQ(read_error(dir.file("junk.jpg")), dir.file("junk.jpg") + ": corrupt JPEG (no marker where one must be, at byte " +
+                                                   std::to_string(second_marker) + ")");
+}
+
+TEST(ReadErrors, HugePngHeaderIsRefusedBeforeAllocating) {
+  TempDir dir;
+  save(dir.file("huge.png"), png_header(100000, 100000));
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = read_error(dir.file("huge.png"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(message, dir.file("huge.png") +
+                         ": image is 100000x100000 (10000000000 pixels), over the limit of 268435456 set by --max-pixels");
+  EXPECT_LT(seconds, 1.0);
+}
+
+TEST(ReadErrors, PngWiderThanLibpngsDefaultLimitStillReads) {
+  TempDir dir;
+  const Image wide = random_image(1000001, 1, 1, Depth::U8, 10);
+  write_image(dir.file("wide.png"), wide);
+  EXPECT_EQ(read_image(dir.file("wide.png")).data, wide.data);
+}
+
+// Each format's header is read for the size before decoding.
+TEST(ReadErrors, MaxPixelsBelowARealImageInEveryFormat) {
+  TempDir dir;
+  const Image img = random_image(33, 17, 3, Depth::U8, 12);
+  for (const std::string& ext : writable_extensions()) {
+    SCOPED_TRACE(ext);
+    const std::string path = dir.file("img." + ext);
+    write_image(path, img);
+    EXPECT_EQ(read_error(path, ReadOptions{560}),
+              path + ": image is 33x17 (561 pixels), over the limit of 560 set by --max-pixels");
+    EXPECT_NO_THROW(read_image(path, ReadOptions{561}));
+  }
+}
+
+// GIF and TGA headers stating 60000x60000 with no pixel data behind them:
+// stbi_info reads the size and nothing is allocated.
+TEST(ReadErrors, HugeGifAndTgaHeadersAreRefused) {
+  TempDir dir;
+  const Bytes gif = {'G', 'I', 'F', '8', '9', 'a', 0x60, 0xea, 0x60, 0xea, 0, 0, 0};
+  Bytes tga(18, 0);
+  tga[2] = 2;  // uncompressed true colour
+  tga[12] = tga[14] = 0x60;
+  tga[13] = tga[15] = 0xea;
+  tga[16] = 24;
+  for (const auto& [name, bytes] : {std::pair{"huge.gif", gif}, std::pair{"huge.tga", tga}}) {
+    save(dir.file(name), bytes);
+    EXPECT_EQ(read_error(dir.file(name)),
+              dir.file(name) + ": image is 60000x60000 (3600000000 pixels), over the limit of 268435456 set by --max-pixels");
+  }
+}
+
+#if GPUIMG_WITH_OPENCV
+// Our limit raised past OpenCV's own (2^30 pixels): OpenCV throws, and the
+// message must still be one clean line.
+TEST(ReadErrors, OpenCvsOwnPixelLimitGivesACleanMessage) {
+  TempDir dir;
+  write_image(dir.file("small.bmp"), random_image(4, 4, 3, Depth::U8, 13));
+  Bytes bmp = load(dir.file("small.bmp"));
+  for (int i : {18, 22}) {  // width and height: 0x10000 each
+    bmp[i] = 0;
+    bmp[i + 1] = 0;
+    bmp[i + 2] = 1;
+    bmp[i + 3] = 0;
+  }
+  save(dir.file("huge.bmp"), bmp);
+  const std::string message = read_error(dir.file("huge.bmp"), ReadOptions{std::uint64_t{1} << 40});
+  EXPECT_EQ(message.rfind(dir.file("huge.bmp") + ": cannot decode BMP (OpenCV: ", 0), 0u) << message;
+}
+#else
+TEST(ReadErrors, TiffAndWebpNeedOpenCv) {
+  TempDir dir;
+  save(dir.file("a.tif"), {'I', 'I', 42, 0, 8, 0, 0, 0, 0, 0});
+  save(dir.file("a.webp"), {'R', 'I', 'F', 'F', 4, 0, 0, 0, 'W', 'E', 'B', 'P'});
+  EXPECT_EQ(read_error(dir.file("a.tif")), dir.file("a.tif") + ": TIFF needs a build with OpenCV");
+  EXPECT_EQ(read_error(dir.file("a.webp")), dir.file("a.webp") + ": WebP needs a build with OpenCV");
+}
+#endif
+
+TEST(OutputErrors, UnsupportedExtension) {
+  TempDir dir;
+  const std::string path = dir.file("out.xyz");
+  const std::string expected = path + ": unsupported output format '.xyz' (supported: " + kWritable + ")";
+  EXPECT_EQ(check_error(path), expected);
+  EXPECT_EQ(write_error(path), expected);
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(OutputErrors, NoExtension) {
+  TempDir dir;
+  const std::string path = dir.file("out");
+  const std::string expected = path + ": no file extension to choose the output format from (supported: " + kWritable + ")";
+  EXPECT_EQ(check_error(path), expected);
+  EXPECT_EQ(write_error(path), expected);
+}
+
+TEST(OutputErrors, DirectoryMissing) {
+  TempDir dir;
+  const std::string path = dir.file("missing/out.png");
+  EXPECT_EQ(check_error(path), path + ": directory '" + dir.file("missing") + "' does not exist");
+  EXPECT_EQ(write_error(path), path + ": cannot create a temporary file in '" + dir.file("missing") + "': no such file or directory");
+}
+
+TEST(OutputErrors, ParentIsARegularFile) {
+  TempDir dir;
+  save(dir.file("file"), {1});
+  const std::string path = dir.file("file/out.png");
+  EXPECT_EQ(check_error(path), path + ": '" + dir.file("file") + "' is not a directory");
+  EXPECT_EQ(write_error(path), path + ": cannot create a temporary file in '" + dir.file("file") + "': not a directory");
+}
+
+TEST(OutputErrors, DirectoryNotWritable) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: access(W_OK) succeeds on any directory";
+  TempDir dir;
+  fs::create_directory(dir.file("ro"));
+  fs::permissions(dir.file("ro"), fs::perms::owner_read | fs::perms::owner_exec);
+  const std::string path = dir.file("ro/out.png");
+  EXPECT_EQ(check_error(path), path + ": directory '" + dir.file("ro") + "' is not writable");
+  EXPECT_EQ(write_error(path), path + ": cannot create a temporary file in '" + dir.file("ro") + "': permission denied");
+}
+
+TEST(OutputErrors, OutputIsADirectory) {
+  TempDir dir;
+  fs::create_directory(dir.file("out.png"));
+  std::ofstream(dir.file("out.png/keep")) << "x";
+  EXPECT_EQ(check_error(dir.file("out.png")), dir.file("out.png") + ": is a directory");
+  EXPECT_EQ(write_error(dir.file("out.png")), dir.file("out.png") + ": cannot replace: is a directory");
+  EXPECT_TRUE(fs::exists(dir.file("out.png/keep")));
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"out.png"});  // no temporary left behind
+}
+
+// A write that fails half way (the file size limit stands in for a full
+// disk) leaves the old file byte-identical and no temporary behind.
+TEST(OutputErrors, FailedWriteKeepsTheExistingFile) {
+  TempDir dir;
+  const Bytes old = {'o', 'l', 'd', '\n'};
+  save(dir.file("out.png"), old);
+  const Image big = random_image(256, 256, 4, Depth::U8, 14);  // ~256 KiB of incompressible PNG
+
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // so write() fails with EFBIG instead
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const std::string message = write_error(dir.file("out.png"), big);
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+
+  EXPECT_EQ(message, dir.file("out.png") + ": cannot write: file too large");
+  EXPECT_EQ(load(dir.file("out.png")), old);
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"out.png"});
+}
+
+TEST(OutputErrors, InvalidImageOrQuality) {
+  TempDir dir;
+  const std::string path = dir.file("out.jpg");
+  Image five(2, 2, 3, Depth::U8);
+  five.channels = 5;
+  EXPECT_EQ(write_error(path, five), path + ": cannot write an image with 5 channels");
+  EXPECT_EQ(write_error(path, Image()), path + ": cannot write an image with 0 channels");
+  EXPECT_EQ(error_of<OutputError>([&] { write_image(path, random_image(2, 2, 3, Depth::U8, 1), WriteOptions{0}); }),
+            path + ": JPEG quality 0 is outside 1..100");
+  EXPECT_TRUE(dir.names().empty());
+}
+
+}  // namespace
+}  // namespace gpuimg
