@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "backend.hpp"
+#include "error.hpp"
 #include "gpu.hpp"
 #include "image_compare.hpp"
 #include "op_cases.hpp"
@@ -82,6 +83,32 @@ TEST(GpuBackend, ReportsStageTimes) {
   ASSERT_EQ(t.stage_ms.size(), 2u);
   EXPECT_GT(t.upload_ms, 0);
   EXPECT_GT(t.download_ms, 0);
+}
+
+}  // namespace
+}  // namespace gpuimg::test
+
+namespace gpuimg::test {
+namespace {
+
+// A launch the GPU refuses (a halo past kMaxStencilHalo) must surface as a
+// DeviceError naming the stage, and leave the caller's image as it was.
+TEST(GpuBackend, LaunchFailureBecomesDeviceErrorAndNoImage) {
+  GPUIMG_REQUIRE_GPU();
+  const Image in = random_image(40, 30, 3, Depth::U8, 8);
+  Image img = in;
+  OpRecord bad = parse_stage("sharpen", {"1"});
+  bad.halo = kMaxStencilHalo + 1;
+  try {
+    run_cuda(img, {parse_stage("invert", {}), bad});
+    FAIL() << "expected a DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("launching stage 2 (sharpen F=1)"), std::string::npos) << e.what();
+    EXPECT_EQ(e.code(), ExitCode::device);
+  }
+  EXPECT_TRUE(same_samples(in, img));
+  // The context is still usable afterwards.
+  expect_backends_agree(in, {parse_stage("invert", {})});
 }
 
 }  // namespace
