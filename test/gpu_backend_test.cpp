@@ -19,32 +19,9 @@ void expect_backends_agree(const Image& in, const Pipeline& pipeline) {
   EXPECT_TRUE(same_samples(cpu, gpu)) << "CUDA backend vs CPU backend";
 }
 
-class GpuMatchesCpu : public testing::Test {
- public:
-  GpuMatchesCpu(OpRecord rec, Depth depth) : rec_(rec), depth_(depth) {}
-  void TestBody() override {
-    GPUIMG_REQUIRE_GPU();
-    std::uint32_t seed = 1000;
-    for (auto [w, h] : awkward_sizes())
-      for (int channels = 1; channels <= 4; ++channels) {
-        const Image in = random_image(w, h, channels, depth_, seed++);
-        SCOPED_TRACE(describe(rec_) + " on " + shape(in));
-        expect_backends_agree(in, {rec_});
-      }
-  }
-
- private:
-  OpRecord rec_;
-  Depth depth_;
-};
-
-const bool registered = [] {
-  for (const OpCase& c : op_cases())
-    for (Depth d : {Depth::U8, Depth::U16})
-      testing::RegisterTest("GpuMatchesCpu", (c.name + "_" + depth_name(d)).c_str(), nullptr, nullptr, __FILE__,
-                            __LINE__, [=]() -> testing::Test* { return new GpuMatchesCpu(c.record, d); });
-  return true;
-}();
+const bool registered = register_op_matrix(
+    "GpuMatchesCpu", __FILE__, __LINE__, [] { GPUIMG_REQUIRE_GPU(); },
+    [](const Image& in, const OpRecord& rec) { expect_backends_agree(in, {rec}); });
 
 TEST(GpuBackend, LongPipelineWithRepeats) {
   GPUIMG_REQUIRE_GPU();

@@ -56,31 +56,7 @@ void check_against_oracle(const Image& in, const OpRecord& rec) {
   });
 }
 
-class OracleTest : public testing::Test {
- public:
-  OracleTest(OpRecord rec, Depth depth) : rec_(rec), depth_(depth) {}
-  void TestBody() override {
-    std::uint32_t seed = 1;
-    for (auto [w, h] : awkward_sizes())
-      for (int channels = 1; channels <= 4; ++channels) {
-        const Image in = random_image(w, h, channels, depth_, seed++);
-        SCOPED_TRACE(describe(rec_) + " on " + shape(in));
-        check_against_oracle(in, rec_);
-      }
-  }
-
- private:
-  OpRecord rec_;
-  Depth depth_;
-};
-
-const bool registered = [] {
-  for (const OpCase& c : op_cases())
-    for (Depth d : {Depth::U8, Depth::U16})
-      testing::RegisterTest("OpOracle", (c.name + "_" + depth_name(d)).c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [=]() -> testing::Test* { return new OracleTest(c.record, d); });
-  return true;
-}();
+const bool registered = register_op_matrix("OpOracle", __FILE__, __LINE__, [] {}, check_against_oracle);
 
 // Each stage is rounded and clamped before the next, so a pipeline equals
 // its stages run one at a time.

@@ -3,7 +3,11 @@
 // values drawn from its ParamSpec (the ends of each range and values in
 // between), every depth, every channel count, and awkward sizes. A new op is
 // covered here without new test code.
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,5 +73,41 @@ inline std::vector<std::pair<int, int>> awkward_sizes() {
 }
 
 inline const char* depth_name(Depth d) { return d == Depth::U8 ? "u8" : "u16"; }
+
+// One test per op case and depth, named "<suite>.<case>_<depth>", each
+// calling check(input, record) on a seeded random image of every awkward
+// size and channel count.
+using MatrixCheck = std::function<void(const Image&, const OpRecord&)>;
+
+inline bool register_op_matrix(const char* suite, const char* file, int line, std::function<void()> precondition,
+                               MatrixCheck check) {
+  class MatrixTest : public testing::Test {
+   public:
+    MatrixTest(std::function<void()> pre, MatrixCheck check, OpRecord rec, Depth depth)
+        : pre_(std::move(pre)), check_(std::move(check)), rec_(rec), depth_(depth) {}
+    void TestBody() override {
+      pre_();
+      if (IsSkipped()) return;
+      std::uint32_t seed = static_cast<std::uint32_t>(rec_.id) * 1000 + (depth_ == Depth::U8 ? 0 : 500);
+      for (auto [w, h] : awkward_sizes())
+        for (int channels = 1; channels <= 4; ++channels) {
+          const Image in = random_image(w, h, channels, depth_, seed++);
+          SCOPED_TRACE(describe(rec_) + " on " + shape(in));
+          check_(in, rec_);
+        }
+    }
+
+   private:
+    std::function<void()> pre_;
+    MatrixCheck check_;
+    OpRecord rec_;
+    Depth depth_;
+  };
+  for (const OpCase& c : op_cases())
+    for (Depth d : {Depth::U8, Depth::U16})
+      testing::RegisterTest(suite, (c.name + "_" + depth_name(d)).c_str(), nullptr, nullptr, file, line,
+                            [=]() -> testing::Test* { return new MatrixTest(precondition, check, c.record, d); });
+  return true;
+}
 
 }  // namespace gpuimg::test
