@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 logs=${OUT:-build-gpu/logs}
 mkdir -p "$logs"
 stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
-gpu_tests='GpuMatchesCpu.*:GpuBackend.*:PixelHelpers.*:CliGpu.*'
+# Every GPU test suite's name starts with Gpu or CliGpu, or is PixelHelpers.
+gpu_tests='Gpu*:CliGpu*:PixelHelpers.*'
 status=0
 
 step() { printf '\n=== %s\n' "$*"; }
@@ -43,7 +44,7 @@ echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 
 # The sanitizers slow kernels 10-100x: they take the matrix at its small
 # sizes and the pipeline tests, not the 1080p radius sweep.
-san_filter='GpuMatchesCpu.*:GpuBackend.LongPipelineWithRepeats:GpuBackend.TallImageBeyondTheGridLimit:PixelHelpers.*:CliGpu.*'
+san_filter='Gpu*:CliGpu*:PixelHelpers.*:-GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow'
 sanitize() {
   local tool=$1
   step "compute-sanitizer $tool"
