@@ -1,0 +1,36 @@
+#pragma once
+// A golden manifest: one case a line,
+//
+//   NAME | INPUT | ARGS... [| LIMIT=VALUE ...]
+//
+// INPUT is relative to the manifest's folder; ARGS are operations as on the
+// command line (`--blur 3 --invert`); the golden is NAME.png beside the
+// manifest; the optional fourth column holds thresholds by their names in
+// thresholds.hpp (`max-diff=1 min-psnr=45`), and none means the output must
+// equal the golden sample for sample. Blank lines and lines starting with
+// '#' are skipped.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "thresholds.hpp"
+
+namespace gpuimg {
+
+struct GoldenCase {
+  std::string name;  // letters, digits and '_'
+  std::filesystem::path input, golden;
+  std::vector<std::string> args;
+  Thresholds limits;
+  int line;  // in the manifest, for messages
+};
+
+struct Manifest {
+  std::filesystem::path path;
+  std::vector<GoldenCase> cases;
+};
+
+// Throws InputError: "PATH: cannot read" or "PATH:LINE: what is wrong".
+Manifest read_manifest(const std::filesystem::path& path);
+
+}  // namespace gpuimg
