@@ -4,8 +4,12 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "backend.hpp"
 #include "codec.hpp"
+#include "compare_command.hpp"
+#include "golden_command.hpp"
 #include "pipeline.hpp"
 
 namespace gpuimg {
@@ -19,15 +23,22 @@ struct Command {
   bool verbose = false;
 };
 
-// What parse_command_line decided: run `command`, or just exit with `exit_code`
-// (after --help, --version, --list-ops, or a usage error it has printed).
+// What parse_command_line decided: run `command`, run one of the
+// subcommands, or just exit with `exit_code` (after --help, --version,
+// --list-ops, or a usage error it has printed).
 struct ParseResult {
   bool run = false;
   int exit_code = 0;
   Command command;
+  std::optional<CompareCommand> compare;
+  std::optional<GoldenCommand> golden;
 };
 
 ParseResult parse_command_line(int argc, const char* const* argv);
+
+// Option values shared by the commands. Throw UsageError.
+DeviceChoice parse_device(const std::string& text);
+std::uint64_t parse_max_pixels(const std::string& text);
 
 // The table --list-ops prints.
 std::string op_table();

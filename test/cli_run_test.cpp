@@ -145,7 +145,8 @@ TEST(CliGoldenManifest, EveryCaseHasItsGoldenAndEveryGoldenACase) {
   std::set<std::string> present;
   for (const fs::directory_entry& e : fs::directory_iterator(golden_dir()))
     if (e.path().extension() == ".png") present.insert(e.path().filename().string());
-  EXPECT_EQ(present, named) << "run scripts/update_goldens.sh after editing cases.txt";
+  EXPECT_EQ(present, named)
+      << "run build/gpuimg golden update data/golden/cases.txt --device cpu --prune after editing cases.txt";
 }
 
 // ---- successful runs -------------------------------------------------------

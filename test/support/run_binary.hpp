@@ -14,16 +14,15 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <set>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "codec.hpp"
+#include "error.hpp"
 #include "image_compare.hpp"
+#include "manifest.hpp"
 
 namespace gpuimg::test {
 
@@ -160,11 +159,12 @@ class TempDir {
 inline fs::path data_dir() { return GPUIMG_DATA_DIR; }
 inline fs::path golden_dir() { return data_dir() / "golden"; }
 
-// One line of data/golden/cases.txt: `NAME | INPUT | ARGS...`. The golden is
-// data/golden/NAME.png, made by scripts/update_goldens.sh with --device cpu.
+// One case of data/golden/cases.txt, read by the library's manifest reader
+// (manifest.hpp), the one `gpuimg golden` uses. The golden is
+// data/golden/NAME.png, made by `gpuimg golden update` with --device cpu.
 struct GoldenCase {
   std::string name;   // also the test's name: letters, digits and '_'
-  std::string input;  // under data/
+  std::string input;  // absolute
   std::vector<std::string> args;
 };
 
@@ -176,55 +176,19 @@ inline void PrintTo(const GoldenCase& c, std::ostream* os) {
 
 struct GoldenManifest {
   std::vector<GoldenCase> cases;
-  std::vector<std::string> problems;  // lines that could not be used, each "cases.txt:LINE: why"
+  std::vector<std::string> problems;  // why the manifest could not be used
 };
 
-inline std::vector<std::string> split_words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-// Blank lines and lines starting with '#' are skipped. A bad line becomes a
-// problem for the manifest test to report: throwing here, while tests are
-// being registered, would abort the whole test binary.
+// A bad manifest becomes a problem for the manifest test to report:
+// throwing here, while tests are being registered, would abort the whole
+// test binary.
 inline GoldenManifest read_golden_manifest() {
   GoldenManifest m;
-  const fs::path path = golden_dir() / "cases.txt";
-  std::ifstream file(path);
-  if (!file) m.problems.push_back("cannot read " + path.string());
-  std::set<std::string> names;
-  int number = 0;
-  for (std::string line; std::getline(file, line);) {
-    ++number;
-    const std::vector<std::string> all = split_words(line);
-    if (all.empty() || all[0][0] == '#') continue;
-    const auto problem = [&](const std::string& why) {
-      m.problems.push_back("cases.txt:" + std::to_string(number) + ": " + why);
-    };
-    const std::size_t bar1 = line.find('|');
-    const std::size_t bar2 = bar1 == std::string::npos ? bar1 : line.find('|', bar1 + 1);
-    if (bar2 == std::string::npos || line.find('|', bar2 + 1) != std::string::npos) {
-      problem("expected 'NAME | INPUT | ARGS...'");
-      continue;
-    }
-    const std::vector<std::string> name = split_words(line.substr(0, bar1));
-    const std::vector<std::string> input = split_words(line.substr(bar1 + 1, bar2 - bar1 - 1));
-    if (name.size() != 1 || input.size() != 1) {
-      problem("NAME and INPUT must be one word each");
-      continue;
-    }
-    if (name[0].find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-        std::string::npos) {
-      problem("name '" + name[0] + "' may hold only letters, digits and '_'");
-      continue;
-    }
-    if (!names.insert(name[0]).second) {
-      problem("name '" + name[0] + "' repeats");
-      continue;
-    }
-    m.cases.push_back({name[0], input[0], split_words(line.substr(bar2 + 1))});
+  try {
+    for (const gpuimg::GoldenCase& c : read_manifest(golden_dir() / "cases.txt").cases)
+      m.cases.push_back({c.name, c.input.string(), c.args});
+  } catch (const Error& e) {
+    m.problems.push_back(e.what());
   }
   return m;
 }

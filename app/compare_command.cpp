@@ -1,0 +1,116 @@
+#include "compare_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <new>
+
+#include "cli.hpp"
+#include "diff_image.hpp"
+#include "error.hpp"
+#include "file_util.hpp"
+#include "report_json.hpp"
+
+namespace gpuimg {
+namespace {
+
+std::string metric_row(const char* name, const ChannelMetrics& m) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%-8s %9d %11llu %10.6g %10.6g %10.6g %9s %10.8f\n", name, m.max_diff,
+                static_cast<unsigned long long>(m.differing), m.differing_share, m.mae, m.rmse,
+                number_text(m.psnr).substr(0, 9).c_str(), m.ssim);
+  return buf;
+}
+
+std::string text_report(const CompareCommand& cmd, const Image& e, const Comparison& c) {
+  const std::vector<std::string> why = failures(c, cmd.limits);
+  std::string out = c.identical() ? "identical" : why.empty() ? "within limits (" + describe(cmd.limits) + ")" : "different";
+  for (std::size_t i = 0; i < why.size(); ++i) out += (i ? ", " : ": ") + why[i];
+  out += "\n";
+  if (!c.mismatch.empty()) return out;
+  out += "channel   max diff   differing      share        MAE       RMSE   PSNR dB       SSIM\n";
+  for (int ch = 0; ch < e.channels; ++ch) out += metric_row(channel_name(ch, e.channels), c.channels[ch]);
+  out += metric_row("all", c.overall);
+  if (!c.box.empty())
+    out += "differing region: x " + std::to_string(c.box.x0) + ".." + std::to_string(c.box.x1) + ", y " +
+           std::to_string(c.box.y0) + ".." + std::to_string(c.box.y1) + "\n";
+  return out;
+}
+
+int execute(const CompareCommand& cmd) {
+  if (!cmd.diff.empty()) {
+    for (const std::string& input : {cmd.expected, cmd.actual})
+      if (same_file(input, cmd.diff))
+        throw UsageError(cmd.diff + ": is an input file; gpuimg never overwrites its input");
+    check_output_path(cmd.diff);
+  }
+  const Image expected = read_image(cmd.expected, cmd.read);
+  const Image actual = read_image(cmd.actual, cmd.read);
+  const BackendSelection where = select_backend(cmd.device);
+  const Comparison c = compare_images(expected, actual, where.backend);
+
+  if (!cmd.diff.empty()) {
+    if (c.mismatch.empty())
+      write_image(cmd.diff, diff_image(expected, actual, c));
+    else
+      std::cerr << "gpuimg: " << cmd.diff << ": not written: the images differ in " << c.mismatch << "\n";
+  }
+  const char* device = where.backend == Backend::cuda ? "cuda" : "cpu";
+  std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits})
+                         : text_report(cmd, expected, c));
+  return static_cast<int>(failures(c, cmd.limits).empty() ? CompareExit::same : CompareExit::different);
+}
+
+}  // namespace
+
+const char* const kCompareExitHelp =
+    "Exit status: 0 identical or within every limit, 1 different (beyond a limit, or in size, channels or\n"
+    "depth), 2 error (unreadable file, bad manifest or option, GPU failure). These follow cmp, diff and\n"
+    "ImageMagick's compare, and differ on purpose from the processing command's (1 file error, 2 usage, 3 GPU).";
+
+CompareCli::CompareCli(CLI::App& parent) {
+  sub_ = parent.add_subcommand("compare",
+                               "Compare ACTUAL with EXPECTED: per-channel metrics, limits, a difference picture");
+  sub_->footer(std::string("With no limit, any difference fails.\n") + kCompareExitHelp +
+               "\nExamples:\n  gpuimg compare expected.png actual.png\n"
+               "  gpuimg compare expected.png actual.png --max-diff 1 --psnr 45 --diff diff.png --json");
+  sub_->add_option("expected", cmd_.expected, "The reference image")->required();
+  sub_->add_option("actual", cmd_.actual, "The image to check")->required();
+  sub_->add_option("--diff", cmd_.diff, "Write a picture of the differences (8-bit RGB; PNG or any writable format)")
+      ->type_name("FILE");
+  sub_->add_flag("--json", cmd_.json, "Print the metrics as JSON (schema gpuimg-compare/1) instead of a table");
+  sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda or cpu")->default_str("auto");
+  sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this")
+      ->default_str(std::to_string(ReadOptions{}.max_pixels));
+  limits_.reserve(std::size(kThresholds));
+  for (const ThresholdSpec& spec : kThresholds) {
+    limits_.emplace_back(&spec, std::string());
+    std::string names = std::string("--") + spec.name + (spec.alias ? std::string(",--") + spec.alias : "");
+    sub_->add_option(names, limits_.back().second,
+                     std::string(spec.at_least ? "Fail below this: " : "Fail above this: ") + spec.meaning)
+        ->type_name("LIMIT")
+        ->group("Limits (all given must hold)");
+  }
+}
+
+CompareCommand CompareCli::command() const {
+  CompareCommand cmd = cmd_;
+  cmd.device = parse_device(device_);
+  if (!max_pixels_.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels_);
+  for (const auto& [spec, text] : limits_)
+    if (sub_->count(std::string("--") + spec->name)) cmd.limits.push_back(parse_threshold("--", *spec, text));
+  return cmd;
+}
+
+int run_compare(const CompareCommand& cmd) {
+  try {
+    return execute(cmd);
+  } catch (const Error& e) {
+    std::cerr << "gpuimg: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpuimg: out of memory\n";
+  }
+  return static_cast<int>(CompareExit::error);
+}
+
+}  // namespace gpuimg

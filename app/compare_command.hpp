@@ -1,0 +1,53 @@
+#pragma once
+// `gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]`.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "backend.hpp"
+#include "codec.hpp"
+#include "thresholds.hpp"
+
+namespace gpuimg {
+
+struct CompareCommand {
+  std::string expected, actual;
+  std::string diff;  // where to write the difference picture; empty: none
+  bool json = false;
+  DeviceChoice device = DeviceChoice::automatic;
+  ReadOptions read;
+  Thresholds limits;
+};
+
+// compare and golden exit with these, as cmp, diff and ImageMagick's compare
+// do, not with the processing command's codes: CI scripts tell "differs"
+// from "could not compare" by them.
+enum class CompareExit : int { same = 0, different = 1, error = 2 };
+
+// The `compare` subcommand of `parent`; its options are bound to members,
+// so it stays where it was built.
+class CompareCli {
+ public:
+  explicit CompareCli(CLI::App& parent);
+  CompareCli(const CompareCli&) = delete;
+  CompareCli& operator=(const CompareCli&) = delete;
+  bool chosen() const { return sub_->parsed(); }
+  CompareCommand command() const;  // after parsing; throws UsageError
+
+ private:
+  CLI::App* sub_;
+  CompareCommand cmd_;
+  std::string device_ = "auto", max_pixels_;
+  std::vector<std::pair<const ThresholdSpec*, std::string>> limits_;
+};
+
+// Prints the result (text or JSON) on stdout and any error as one line on
+// stderr; returns a CompareExit.
+int run_compare(const CompareCommand& cmd);
+
+// The exit-status paragraph of compare's and golden's --help.
+extern const char* const kCompareExitHelp;
+
+}  // namespace gpuimg

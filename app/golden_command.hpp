@@ -1,0 +1,40 @@
+#pragma once
+// `gpuimg golden check|update MANIFEST`: every case of a manifest
+// (manifest.hpp) run in this process, compared with its golden or written
+// as its new golden.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "backend.hpp"
+
+namespace gpuimg {
+
+struct GoldenCommand {
+  bool update = false;  // else check
+  std::string manifest;
+  DeviceChoice device = DeviceChoice::automatic;
+  std::string diff_dir;  // check: a difference picture per failing case, NAME.diff.png
+  bool prune = false;    // update: remove PNGs beside the manifest that no case names
+};
+
+class GoldenCli {
+ public:
+  explicit GoldenCli(CLI::App& parent);
+  GoldenCli(const GoldenCli&) = delete;
+  GoldenCli& operator=(const GoldenCli&) = delete;
+  bool chosen() const { return sub_->parsed(); }
+  GoldenCommand command() const;  // after parsing; throws UsageError
+
+ private:
+  CLI::App* sub_;
+  CLI::App* update_;
+  GoldenCommand cmd_;
+  std::string device_ = "auto";
+};
+
+// Prints a table on stdout, errors on stderr; returns a CompareExit: 0 every
+// case passed (or was written), 1 a case failed, 2 an error.
+int run_golden(const GoldenCommand& cmd);
+
+}  // namespace gpuimg

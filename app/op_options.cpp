@@ -1,0 +1,91 @@
+#include "op_options.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "error.hpp"
+
+namespace gpuimg {
+namespace {
+
+template <class Op> std::string flag_help() {
+  std::string text = Op::summary;
+  for (const ParamSpec& p : Op::params)
+    text += std::string("\n") + p.name + ": " + p.meaning + ", " +
+            (p.type == ParamType::integer ? "integer " : "number ") + short_number(p.min) + " to " +
+            short_number(p.max) + ".";
+  return text + "\nExample: " + Op::example;
+}
+
+template <class Op> std::string param_names() {
+  std::string names;
+  for (const ParamSpec& p : Op::params) names += (names.empty() ? "" : " ") + std::string(p.name);
+  return names;
+}
+
+}  // namespace
+
+std::string short_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+OpOptions add_op_options(CLI::App& app, const std::string& group) {
+  OpOptions ops;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    const std::string flag = std::string("--") + Op::name;
+    // A flag takes no value: "--invert=false" must not quietly add a stage.
+    CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)->disable_flag_override()
+                                          : app.add_option(flag)
+                                                ->expected(static_cast<int>(Op::params.size()))
+                                                ->type_name(param_names<Op>())
+                                                ->allow_extra_args(false);
+    opt->description(flag_help<Op>())->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->group(group);
+    ops[opt] = Op::name;
+  });
+  return ops;
+}
+
+Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops) {
+  // parse_order() lists every occurrence in command-line order; each op
+  // option's results() holds its values in the same order.
+  Pipeline pipeline;
+  std::map<const CLI::Option*, std::size_t> consumed;
+  for (const CLI::Option* opt : app.parse_order()) {
+    auto it = ops.find(opt);
+    if (it == ops.end()) continue;
+    std::size_t& at = consumed[opt];
+    const std::size_t n = static_cast<std::size_t>(opt->get_expected_min());
+    const auto& all = opt->results();
+    std::vector<std::string> values;
+    if (n > 0) values.assign(all.begin() + at, all.begin() + at + n);
+    at += n;
+    pipeline.push_back(parse_stage(it->second, values));
+  }
+  return pipeline;
+}
+
+Pipeline parse_pipeline(const std::vector<std::string>& words) {
+  CLI::App app;
+  app.set_help_flag();
+  const OpOptions ops = add_op_options(app, "Operations");
+  std::vector<const char*> argv = {"gpuimg"};
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ExtrasError&) {
+    // CLI11 lists the leftovers in reverse; name them in the manifest's order.
+    const std::vector<std::string> left = app.remaining();
+    std::string named;
+    for (const std::string& w : words)
+      if (std::find(left.begin(), left.end(), w) != left.end()) named += (named.empty() ? "" : " ") + w;
+    throw UsageError("not an operation or its value: " + named);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  return pipeline_in_order(app, ops);
+}
+
+}  // namespace gpuimg

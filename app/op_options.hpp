@@ -1,0 +1,30 @@
+#pragma once
+// The operations as CLI11 options, shared by the processing command line and
+// the golden manifest's ARGS, so both accept exactly the same words.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "pipeline.hpp"
+
+namespace gpuimg {
+
+// Each op's option, mapped to the op's name.
+using OpOptions = std::map<const CLI::Option*, std::string>;
+
+// Adds one option per registered op to `app`, in the group `group`.
+OpOptions add_op_options(CLI::App& app, const std::string& group);
+
+// After app.parse(): the stages in command-line order. Throws UsageError.
+Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);
+
+// Operation words alone, as in a manifest ("--blur", "3", "--invert").
+// Throws UsageError naming the word that is not an operation or a value.
+Pipeline parse_pipeline(const std::vector<std::string>& words);
+
+// The shortest text printing `v` ("0.8").
+std::string short_number(double v);
+
+}  // namespace gpuimg

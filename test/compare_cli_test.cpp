@@ -1,0 +1,208 @@
+// `gpuimg compare` and `gpuimg golden` as a user runs them: exit codes
+// (0 same, 1 different, 2 error), limits, --json on stdout, --diff's
+// picture, and manifests with passing, failing and broken cases.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "codec.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+std::string data(const char* name) { return (data_dir() / name).string(); }
+
+// scene.png blurred once: many small differences from scene.png.
+std::string blurred_scene(const TempDir& tmp) {
+  const std::string out = (tmp / "blurred.png").string();
+  EXPECT_EQ(run_binary({data("scene.png"), "--blur", "1", out}).status, 0);
+  return out;
+}
+
+TEST(CompareCli, ExitZeroForIdenticalOneForDifferentTwoForErrors) {
+  TempDir tmp;
+  const std::string blurred = blurred_scene(tmp);
+  RunResult r = run_binary({"compare", data("scene.png"), data("scene.png")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("identical\n", 0), 0u) << r.out;
+  r = run_binary({"compare", data("scene.png"), blurred, "--device", "cpu"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out.rfind("different: max-diff 84 > 0\n", 0), 0u) << r.out;
+  EXPECT_EQ(r.err, "");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"compare", data("scene.png"), (tmp / "missing.png").string()},
+           {"compare", tmp.path().string(), data("scene.png")},
+           {"compare", data("scene.png")},
+           {"compare", data("scene.png"), data("scene.png"), "extra"},
+           {"compare", data("scene.png"), data("scene.png"), "--max-diff", "x"},
+           {"compare", data("scene.png"), data("scene.png"), "--device", "gpu"},
+           {"compare", data("scene.png"), data("scene.png"), "--blur", "3"}}) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    r = run_binary(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("gpuimg: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(CompareCli, LimitsDecide) {
+  TempDir tmp;
+  const std::string blurred = blurred_scene(tmp);
+  const auto status = [&](std::vector<std::string> limits) {
+    std::vector<std::string> args = {"compare", data("scene.png"), blurred, "--device", "cpu"};
+    args.insert(args.end(), limits.begin(), limits.end());
+    return run_binary(args).status;
+  };
+  EXPECT_EQ(status({"--max-diff", "84"}), 0);
+  EXPECT_EQ(status({"--max-diff", "83"}), 1);
+  EXPECT_EQ(status({"--psnr", "30"}), 0);  // 30.52 dB
+  EXPECT_EQ(status({"--min-psnr", "31"}), 1);
+  EXPECT_EQ(status({"--max-diff", "84", "--ssim", "0.7"}), 1);  // 0.695
+  EXPECT_EQ(status({"--max-differing-share", "0.98", "--max-mae", "5.3", "--max-rmse", "7.6"}), 0);
+}
+
+TEST(CompareCli, MismatchesAreDifferencesNotErrors) {
+  for (const char* other : {"scene16.png", "gray.png", "rgba.png", "tiny.png"}) {
+    SCOPED_TRACE(other);
+    const RunResult r = run_binary({"compare", data("scene.png"), data(other), "--max-diff", "65535"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.out.rfind("different: ", 0), 0u) << r.out;
+  }
+  const RunResult r = run_binary({"compare", data("scene.png"), data("scene16.png")});
+  EXPECT_NE(r.out.find("depth 8-bit vs 16-bit"), std::string::npos) << r.out;
+}
+
+TEST(CompareCli, JsonOnStdout) {
+  TempDir tmp;
+  const RunResult r =
+      run_binary({"compare", data("scene.png"), blurred_scene(tmp), "--json", "--psnr", "30", "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\n  \"schema\": \"gpuimg-compare/1\",\n  \"result\": \"within\",\n  \"pass\": true,", 0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\"thresholds\": {\"min-psnr\": 30}"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"overall\": {\"max_diff\": 84, \"differing_pixels\": 62095,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.back(), '\n');
+}
+
+TEST(CompareCli, DiffPicture) {
+  TempDir tmp;
+  const std::string blurred = blurred_scene(tmp);
+  const std::string diff = (tmp / "diff.png").string();
+  RunResult r = run_binary({"compare", data("scene16.png"), data("scene16.png"), "--diff", diff});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const Image same = read_image(diff);
+  EXPECT_EQ(shape(same), "97x61 RGB 8-bit");
+
+  r = run_binary({"compare", data("scene.png"), blurred, "--diff", diff, "--device", "cpu"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const Image d = read_image(diff);
+  EXPECT_EQ(shape(d), "320x200 RGB 8-bit");
+  int coloured = 0;
+  for (std::size_t i = 0; i < d.pixel_count(); ++i) coloured += d.data[i * 3] == 255 && d.data[i * 3 + 2] == 0;
+  EXPECT_EQ(coloured, 62095);  // every differing pixel, and nothing else
+
+  r = run_binary({"compare", data("scene.png"), data("gray.png"), "--diff", (tmp / "none.png").string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not written"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "none.png"));
+  r = run_binary({"compare", data("scene.png"), blurred, "--diff", blurred});
+  EXPECT_EQ(r.status, 2);
+}
+
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(GoldenCli, UpdateThenCheckThenAFailingCase) {
+  TempDir tmp;
+  fs::create_directory(tmp / "in");
+  fs::copy_file(data_dir() / "scene.png", tmp / "in" / "scene.png");
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  write_text(manifest,
+             "# two cases\n"
+             "blurred | in/scene.png | --blur 1\n"
+             "\n"
+             "sharp   | gray.png  | --sharpen 0.5 --invert | max-diff=0\n");
+  RunResult r = run_binary({"golden", "update", manifest, "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "blurred.png"));
+  EXPECT_TRUE(fs::exists(tmp / "sharp.png"));
+  EXPECT_NE(r.out.find("created"), std::string::npos) << r.out;
+  r = run_binary({"golden", "update", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.out.find("created"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unchanged"), std::string::npos) << r.out;
+
+  r = run_binary({"golden", "check", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("2 cases: 2 passed, 0 failed, 0 errors"), std::string::npos) << r.out;
+
+  // The pipeline changes: the golden no longer matches; a limit lets one through.
+  write_text(manifest,
+             "blurred | in/scene.png | --blur 2\n"
+             "blurred_ok | in/scene.png | --blur 1 | max-diff=0\n"
+             "sharp   | gray.png  | --sharpen 0.5 | min-psnr=0\n");
+  fs::copy_file(tmp / "blurred.png", tmp / "blurred_ok.png");
+  r = run_binary({"golden", "check", manifest, "--device", "cpu", "--diff-dir", tmp.path().string()});
+  EXPECT_EQ(r.status, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("blurred                              FAIL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("blurred_ok                           pass"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sharp                                pass"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 cases: 2 passed, 1 failed, 0 errors"), std::string::npos) << r.out;
+  EXPECT_EQ(shape(read_image((tmp / "blurred.diff.png").string())), "320x200 RGB 8-bit");
+
+  // --prune removes the PNGs beside the manifest that no case names, as
+  // golden or as input; folders below are left alone.
+  write_text(manifest, "sharp | gray.png | --sharpen 0.5 --invert\n");
+  r = run_binary({"golden", "update", manifest, "--device", "cpu", "--prune"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "blurred.png"));
+  EXPECT_TRUE(fs::exists(tmp / "gray.png"));
+  EXPECT_FALSE(fs::exists(tmp / "blurred_ok.png"));
+  EXPECT_TRUE(fs::exists(tmp / "sharp.png"));
+  EXPECT_TRUE(fs::exists(tmp / "in" / "scene.png"));
+}
+
+TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  const std::pair<const char*, const char*> cases[] = {
+      {"a | gray.png\n", "golden.txt:1: expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'"},
+      {"a b | gray.png |\n", "golden.txt:1: NAME and INPUT must be one word each"},
+      {"a | gray.png | --blurr 3\n", "golden.txt:1: not an operation or its value: --blurr 3"},
+      {"a | gray.png | --blur 0\n", "golden.txt:1: --blur: R must be an integer from 1 to 4096, got '0'"},
+      {"a | gray.png | | psnr=3\n", "golden.txt:1: 'psnr=3' is not LIMIT=VALUE"},
+      {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a number from 0 to 65535, got '-1'"},
+      {"a | gray.png |\na | gray.png |\n", "golden.txt:2: name 'a' repeats"},
+      {"# nothing\n", "golden.txt: no cases in the manifest"},
+      {"a | missing.png |\n", "missing.png: no such file"},
+      {"a | gray.png |\n", "a.png: no such file"},  // no golden yet
+  };
+  for (const auto& [text, message] : cases) {
+    SCOPED_TRACE(text);
+    write_text(manifest, text);
+    const RunResult r = run_binary({"golden", "check", manifest, "--device", "cpu"});
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find(message), std::string::npos) << r.out << r.err;
+  }
+  EXPECT_EQ(run_binary({"golden", "check", (tmp / "none.txt").string()}).status, 2);
+  EXPECT_EQ(run_binary({"golden", "frobnicate", manifest}).status, 2);
+}
+
+TEST(GoldenCli, TheProjectsOwnGoldensPassOnTheCpu) {
+  const RunResult r = run_binary({"golden", "check", (golden_dir() / "cases.txt").string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(GoldenCli, TheProcessingCommandStillTakesAnInputNamedLikeASubcommandAsADotPath) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "tiny.png", tmp / "compare");
+  const RunResult r = run_binary({"./compare", "--invert", "out.png"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace gpuimg::test
