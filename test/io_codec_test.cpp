@@ -1,7 +1,6 @@
 // Round trips through every output format this build writes, the pinned
 // conversions, and the path helpers.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,28 +16,14 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "pixel_convert.hpp"
+#include "temp_dir.hpp"
 
 namespace gpuimg {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "gpuimg-io-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 Image random_image(int w, int h, int c, Depth d, unsigned seed) {
   Image img(w, h, c, d);
@@ -387,7 +372,7 @@ TEST(FileUtil, SameFileFollowsLinksAndNeedsBothToExist) {
   fs::create_hard_link(dir.file("a"), dir.file("hard"));
   fs::create_symlink(dir.file("a"), dir.file("soft"));
   EXPECT_TRUE(same_file(dir.file("a"), dir.file("a")));
-  EXPECT_TRUE(same_file(dir.file("a"), dir.path() + "/./a"));
+  EXPECT_TRUE(same_file(dir.file("a"), dir.path().string() + "/./a"));
   EXPECT_TRUE(same_file(dir.file("a"), dir.file("hard")));
   EXPECT_TRUE(same_file(dir.file("soft"), dir.file("a")));
   EXPECT_FALSE(same_file(dir.file("a"), dir.file("b")));

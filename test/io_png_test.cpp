@@ -3,7 +3,6 @@
 // independent reader and writer of what png_codec handles.
 #include <gtest/gtest.h>
 #include <png.h>
-#include <stdlib.h>
 
 #include <csetjmp>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "temp_dir.hpp"
 
 #if GPUIMG_WITH_OPENCV
 #include <opencv2/imgcodecs.hpp>
@@ -24,21 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "gpuimg-png-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 // A PNG as libpng takes it: samples already packed (low bit depths MSB
 // first, 16-bit big-endian), one vector per row.

@@ -1,8 +1,8 @@
 #pragma once
 // The built gpuimg run as a user runs it: its own process, arguments passed
 // straight to execv (no shell, so no quoting), stdout, stderr and the exit
-// status captured. Also what the CPU and GPU CLI tests share: a temporary
-// directory per test, and the golden cases of data/golden/cases.txt.
+// status captured. Also what the CPU and GPU CLI tests share: the golden
+// cases of data/golden/cases.txt (and TempDir, from temp_dir.hpp).
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/resource.h>
@@ -23,6 +23,7 @@
 #include "error.hpp"
 #include "image_compare.hpp"
 #include "manifest.hpp"
+#include "temp_dir.hpp"
 
 namespace gpuimg::test {
 
@@ -133,28 +134,6 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
-
-// A fresh directory under the system's temporary directory, removed with
-// everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "gpuimg-cli-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) detail::fail_errno("mkdtemp");
-    path_ = pattern;
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() {
-    std::error_code ignored;  // a destructor must not throw; a leftover in /tmp is harmless
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
 
 inline fs::path data_dir() { return GPUIMG_DATA_DIR; }
 inline fs::path golden_dir() { return data_dir() / "golden"; }
