@@ -125,8 +125,14 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
 int execute(const GoldenCommand& cmd) {
   const Manifest m = read_manifest(cmd.manifest);
   const std::vector<Pipeline> p = pipelines(m);
-  if (!cmd.diff_dir.empty() && !fs::is_directory(cmd.diff_dir))
-    throw UsageError("--diff-dir: '" + cmd.diff_dir + "' is not a directory");
+  // Created like mkdir -p, so a CI step needs no set-up line of its own.
+  if (!cmd.diff_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(cmd.diff_dir, ec);
+    if (!fs::is_directory(cmd.diff_dir))
+      throw UsageError("--diff-dir: cannot create directory '" + cmd.diff_dir + "'" +
+                       (ec ? " (" + ec.message() + ")" : std::string()));
+  }
   const Backend backend = select_backend(cmd.device).backend;
   return cmd.update ? update(cmd, m, p, backend) : check(cmd, m, p, backend);
 }

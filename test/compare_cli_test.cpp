@@ -144,13 +144,16 @@ TEST(GoldenCli, UpdateThenCheckThenAFailingCase) {
              "blurred_ok | in/scene.png | --blur 1 | max-diff=0\n"
              "sharp   | gray.png  | --sharpen 0.5 | min-psnr=0\n");
   fs::copy_file(tmp / "blurred.png", tmp / "blurred_ok.png");
-  r = run_binary({"golden", "check", manifest, "--device", "cpu", "--diff-dir", tmp.path().string()});
+  // --diff-dir is created when missing, parents too.
+  const fs::path diffs = tmp / "diffs" / "run1";
+  r = run_binary({"golden", "check", manifest, "--device", "cpu", "--diff-dir", diffs.string()});
   EXPECT_EQ(r.status, 1) << r.err << r.out;
   EXPECT_NE(r.out.find("blurred                              FAIL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("blurred_ok                           pass"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("sharp                                pass"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("3 cases: 2 passed, 1 failed, 0 errors"), std::string::npos) << r.out;
-  EXPECT_EQ(shape(read_image((tmp / "blurred.diff.png").string())), "320x200 RGB 8-bit");
+  EXPECT_EQ(shape(read_image((diffs / "blurred.diff.png").string())), "320x200 RGB 8-bit");
+  EXPECT_FALSE(fs::exists(diffs / "blurred_ok.diff.png"));
 
   // --prune removes the PNGs beside the manifest that no case names, as
   // golden or as input; folders below are left alone.
