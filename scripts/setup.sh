@@ -4,7 +4,7 @@
 # at /usr/local/cuda, the build adds the GPU backend; without, it is CPU-only.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

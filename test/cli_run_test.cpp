@@ -289,6 +289,16 @@ void make_truncated_jpeg(const fs::path& p) {
   fs::remove(whole);
   write_bytes(p, jpeg.substr(0, jpeg.size() / 2));
 }
+// Bytes between the scan data and the end-of-image marker: the marker walk
+// passes it, libjpeg decodes it with a warning it must not print.
+void make_damaged_jpeg(const fs::path& p) {
+  const fs::path whole = p.parent_path() / "whole.jpg";
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", whole.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string jpeg = read_bytes(whole);
+  fs::remove(whole);
+  write_bytes(p, jpeg.substr(0, jpeg.size() - 2) + std::string(57, 'B') + jpeg.substr(jpeg.size() - 2));
+}
 void make_huge(const fs::path& p) { write_bytes(p, huge_png_header()); }
 void make_scene(const fs::path& p) { copy_data("scene.png", p); }
 
@@ -300,6 +310,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"random_bytes", "input.png", make_random, {}, {"not a recognised image"}},
                     BadInput{"truncated_png", "input.png", make_truncated_png, {}, {"truncated", "PNG"}},
                     BadInput{"truncated_jpeg", "input.jpg", make_truncated_jpeg, {}, {"truncated", "JPEG"}},
+                    BadInput{"damaged_jpeg", "input.jpg", make_damaged_jpeg, {}, {"corrupt JPEG (libjpeg: ", "extraneous"}},
                     BadInput{"huge_header", "input.png", make_huge, {}, {"100000x100000", "--max-pixels"}},
                     BadInput{"over_max_pixels", "input.png", make_scene, {"--max-pixels", "63999"},
                              {"320x200", "--max-pixels"}}),

@@ -141,11 +141,7 @@ Image gradient_image(int w, int h, int c, Depth d) {
 }
 
 TEST(JpegRoundTrip, KeepsSizeAndChannelsWithPixelsClose) {
-#if GPUIMG_WITH_OPENCV
-  const int channels_out[] = {1, 1, 3, 3};
-#else
-  const int channels_out[] = {3, 3, 3, 3};  // stb_image_write writes 3-component JPEGs only
-#endif
+  const int channels_out[] = {1, 1, 3, 3};  // libjpeg in both builds
   TempDir dir;
   for (const char* ext : {"jpg", "jpeg", "JPG"}) {
     for (int c = 1; c <= 4; ++c) {
@@ -338,6 +334,7 @@ TEST(Extensions, ListWhatThisBuildWrites) {
 TEST(Versions, NameEveryCodecLibrary) {
   const std::string v = codec_versions();
   EXPECT_EQ(v.rfind("libpng 1.6.", 0), 0u) << v;
+  EXPECT_NE(v.find(", libjpeg-turbo 2."), std::string::npos) << v;
   EXPECT_NE(v.find("stb_image 2.27"), std::string::npos) << v;
 #if GPUIMG_WITH_OPENCV
   EXPECT_NE(v.find(", OpenCV 4."), std::string::npos) << v;

@@ -228,6 +228,101 @@ TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {
                                                    std::to_string(second_marker) + ")");
 }
 
+// Offset of the first marker segment `marker` (FF xx) found by walking the
+// segments from SOI; the file's size when there is none before the scan.
+std::size_t find_segment(const Bytes& jpg, int marker) {
+  for (std::size_t at = 2; at + 4 <= jpg.size() && jpg[at] == 0xff;) {
+    if (jpg[at + 1] == marker) return at;
+    if (jpg[at + 1] == 0xda) break;
+    at += 2 + (std::size_t{jpg[at + 2]} << 8 | jpg[at + 3]);
+  }
+  return jpg.size();
+}
+
+// Damage inside the entropy-coded data passes the marker walk, and libjpeg
+// decodes around it with a warning, which it used to print on the terminal
+// (OpenCV installs no handler). Now the warning refuses the file and
+// nothing is printed (error_of checks stderr).
+TEST(ReadErrors, JpegWithDamagedScanDataIsRefusedSilently) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(64, 48, 3, Depth::U8, 8));
+  const Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t sos = find_segment(jpg, 0xda);
+  ASSERT_LT(sos, jpg.size());
+  const std::size_t scan = sos + 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  const std::string prefix = dir.file("bad.jpg") + ": corrupt JPEG (libjpeg: Corrupt JPEG data: ";
+
+  Bytes garbage = jpg;  // bytes between the last scan's data and EOI
+  garbage.insert(garbage.end() - 2, 57, 0x42);
+  save(dir.file("bad.jpg"), garbage);
+  std::string message = read_error(dir.file("bad.jpg"));
+  EXPECT_EQ(message.rfind(prefix, 0), 0u) << message;
+  EXPECT_NE(message.find(" extraneous bytes before marker 0xd9)"), std::string::npos) << message;
+
+  // Bytes flipped in the middle of the scan: some flips still decode to
+  // valid (wrong) codes, which no decoder can tell; the others must be
+  // refused, and at least one of these is.
+  int refused = 0;
+  for (std::size_t at = (scan + jpg.size()) / 2, tries = 0; tries < 8; ++tries, at += 7) {
+    Bytes flipped = jpg;
+    flipped[at] ^= 0x55;
+    if (jpg[at] == 0xff || flipped[at] == 0xff || (at > 0 && jpg[at - 1] == 0xff)) continue;  // no new or broken markers
+    SCOPED_TRACE("flipped byte " + std::to_string(at));
+    save(dir.file("bad.jpg"), flipped);
+    message = "(decoded)";
+    testing::internal::CaptureStderr();
+    try {
+      read_image(dir.file("bad.jpg"));
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    if (message == "(decoded)") continue;
+    ++refused;
+    EXPECT_EQ(message.rfind(prefix, 0), 0u) << message;
+  }
+  EXPECT_GT(refused, 0);
+}
+
+TEST(ReadErrors, JpegWithBadHuffmanTable) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(16, 16, 3, Depth::U8, 9));
+  Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t dht = find_segment(jpg, 0xc4);
+  ASSERT_LT(dht + 21, jpg.size());
+  std::fill(jpg.begin() + static_cast<std::ptrdiff_t>(dht + 5), jpg.begin() + static_cast<std::ptrdiff_t>(dht + 21), 0xff);  // 16 code counts summing to 4080
+  save(dir.file("huff.jpg"), jpg);
+  EXPECT_EQ(read_error(dir.file("huff.jpg")), dir.file("huff.jpg") + ": corrupt JPEG (libjpeg: Bogus Huffman table definition)");
+}
+
+// libjpeg-turbo as packaged decodes 8-bit JPEGs only. A real 12-bit file
+// needs a 12-bit build to make; the frame header of one is enough, as the
+// precision is refused before any scan data is read.
+TEST(ReadErrors, TwelveBitJpegIsRefused) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(16, 16, 1, Depth::U8, 10));
+  Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t sof = find_segment(jpg, 0xc0);
+  ASSERT_LT(sof + 4, jpg.size());
+  jpg[sof + 1] = 0xc1;  // extended sequential, the process that allows 12 bits
+  jpg[sof + 4] = 12;
+  save(dir.file("12bit.jpg"), jpg);
+  EXPECT_EQ(read_error(dir.file("12bit.jpg")), dir.file("12bit.jpg") + ": 12-bit JPEG is not supported (8-bit samples only)");
+}
+
+// A height of 0 in the frame header means a DNL marker sets it after the
+// first scan; libjpeg does not support that.
+TEST(ReadErrors, JpegWithHeightFromDnlIsRefused) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(16, 16, 1, Depth::U8, 11));
+  Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t sof = find_segment(jpg, 0xc0);
+  ASSERT_LT(sof + 6, jpg.size());
+  jpg[sof + 5] = jpg[sof + 6] = 0;
+  save(dir.file("dnl.jpg"), jpg);
+  EXPECT_EQ(read_error(dir.file("dnl.jpg")), dir.file("dnl.jpg") + ": unsupported JPEG (libjpeg: Empty JPEG image (DNL not supported))");
+}
+
 TEST(ReadErrors, HugePngHeaderIsRefusedBeforeAllocating) {
   TempDir dir;
   save(dir.file("huge.png"), png_header(100000, 100000));

@@ -29,18 +29,25 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels);
 Bytes encode_png(const Image& img);
 std::string libpng_version();
 
+// jpeg_codec.cpp: libjpeg(-turbo), in every build. Decodes to 8-bit gray or
+// RGB (CMYK and YCCK converted by inverted_cmyk_to_rgb()); refuses what
+// libjpeg warns about. Encodes 8-bit gray or RGB.
+Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels);
+Bytes encode_jpeg(const Image& img, int quality);
+std::string libjpeg_version();
+
 // stb_codec.cpp: stb_image decodes what OpenCV cannot (TGA, PSD, GIF) and,
-// without OpenCV, JPEG, BMP and PNM; stb_image_write encodes TGA and,
-// without OpenCV, JPEG and BMP. Encoders take 8-bit images only.
+// without OpenCV, BMP and PNM; stb_image_write encodes TGA and, without
+// OpenCV, BMP. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
-Bytes encode_with_stb(const Image& img, Format format, int jpeg_quality);
+Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 
 #if GPUIMG_WITH_OPENCV
-// opencv_codec.cpp: JPEG, TIFF, WebP, BMP and PNM. Checks no pixel limit:
-// the caller does that from header_dims() before decoding.
+// opencv_codec.cpp: TIFF, WebP, BMP and PNM. Checks no pixel limit: the
+// caller does that from header_dims() before decoding.
 Image decode_with_opencv(const Bytes& file, Format format);
-Bytes encode_with_opencv(const Image& img, Format format, int jpeg_quality);
+Bytes encode_with_opencv(const Image& img, Format format);
 std::string opencv_version();
 #endif
 

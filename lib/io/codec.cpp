@@ -35,10 +35,9 @@ const OutputFormat& output_format_or_throw(const std::string& path) {
 }
 
 #if GPUIMG_WITH_OPENCV
-// Where the header gave no size (a JPEG whose height comes later in a DNL
-// marker, a TIFF whose first IFD lacks the size tags), OpenCV's own limit
-// (2^30 pixels, it throws beyond) bounds the allocation and ours is
-// enforced after decoding.
+// Where the header gave no size (a TIFF whose first IFD lacks the size
+// tags), OpenCV's own limit (2^30 pixels, it throws beyond) bounds the
+// allocation and ours is enforced after decoding.
 Image decode_with_opencv_limited(const Bytes& file, Format format, bool size_checked, std::uint64_t max_pixels) {
   Image img = decode_with_opencv(file, format);
   if (!size_checked) check_pixel_limit({std::uint64_t(img.width), std::uint64_t(img.height)}, max_pixels);
@@ -60,17 +59,16 @@ Image decode(const Bytes& file, std::uint64_t max_pixels) {
 
   switch (*format) {
     case Format::png: return decode_png(file, max_pixels);
+    case Format::jpeg: return decode_jpeg(file, max_pixels);
     case Format::tga:
     case Format::psd:
     case Format::gif: return decode_with_stb(file, *format, max_pixels);
 #if GPUIMG_WITH_OPENCV
-    case Format::jpeg:
     case Format::bmp:
     case Format::pnm:
     case Format::tiff:
     case Format::webp: return decode_with_opencv_limited(file, *format, dims.has_value(), max_pixels);
 #else
-    case Format::jpeg:
     case Format::bmp:
     case Format::pnm: return decode_with_stb(file, *format, max_pixels);
     case Format::tiff:
@@ -83,10 +81,11 @@ Image decode(const Bytes& file, std::uint64_t max_pixels) {
 
 Bytes encode(const Image& img, Format format, int jpeg_quality) {
   if (format == Format::png) return encode_png(img);
+  if (format == Format::jpeg) return encode_jpeg(img, jpeg_quality);
 #if GPUIMG_WITH_OPENCV
-  if (format != Format::tga) return encode_with_opencv(img, format, jpeg_quality);
+  if (format != Format::tga) return encode_with_opencv(img, format);
 #endif
-  return encode_with_stb(img, format, jpeg_quality);
+  return encode_with_stb(img, format);
 }
 
 std::string check_image(const Image& img) {
@@ -176,9 +175,9 @@ std::vector<std::string> readable_extensions() {
 
 std::string codec_versions() {
 #if GPUIMG_WITH_OPENCV
-  return libpng_version() + ", " + opencv_version() + ", " + stb_version();
+  return libpng_version() + ", " + libjpeg_version() + ", " + opencv_version() + ", " + stb_version();
 #else
-  return libpng_version() + ", " + stb_version();
+  return libpng_version() + ", " + libjpeg_version() + ", " + stb_version();
 #endif
 }
 

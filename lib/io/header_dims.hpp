@@ -125,31 +125,13 @@ struct JpegLayout {
   std::string problem;       // for malformed
 };
 
-namespace detail {
-
-// Tables of a DHT segment as stb_image 2.27 trusts them: it copies up to
-// the sum of the 16 code counts into a 256-entry array, so a count sum
-// over 256 would overrun it. libjpeg checks this itself.
-inline bool huffman_tables_valid(const Bytes& b, std::size_t at, std::size_t end) {
-  while (at < end) {
-    if (end - at < 17 || b[at] >> 4 > 1 || (b[at] & 15) > 3) return false;
-    std::size_t codes = 0;
-    for (int i = 1; i <= 16; ++i) codes += b[at + i];
-    if (codes > 256 || codes > end - at - 17) return false;
-    at += 17 + codes;
-  }
-  return true;
-}
-
-}  // namespace detail
-
 // Walks every marker segment by its length (so bytes inside an Exif
 // thumbnail are never taken for markers) and skips entropy-coded data to
 // the next marker, until EOI. Entropy-coded data cannot contain FF D9, so
-// a file ending before one was cut short: decoders would silently fill the
-// rest with gray. Also refused, before any decoder sees them: bytes where a
-// marker must be (libjpeg skips them but prints "Corrupt JPEG data" to
-// stderr) and Huffman tables with more than 256 codes (see above).
+// a file ending before one was cut short: libjpeg would only warn and fill
+// the rest with gray. Also refused, with their position, before libjpeg
+// allocates anything: bytes where a marker must be. Damage inside
+// entropy-coded data only decoding can find (jpeg_codec.cpp).
 inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
   using Status = JpegLayout::Status;
   JpegLayout out{Status::truncated, std::nullopt, ""};
@@ -184,7 +166,6 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
       const Dims d{detail::read_uint(b, pos + 5, 2, true), detail::read_uint(b, pos + 3, 2, true)};
       if (d.height != 0) out.dims = d;
     }
-    if (marker == 0xc4 && !detail::huffman_tables_valid(b, pos + 2, pos + len)) return malformed("bad Huffman table");
     pos += len;
     if (marker != 0xda) continue;
     scanned = true;

@@ -1,4 +1,4 @@
-// OpenCV imgcodecs for JPEG, TIFF, WebP, BMP and PNM; the only file that
+// OpenCV imgcodecs for TIFF, WebP, BMP and PNM; the only file that
 // includes OpenCV. Bytes in, bytes out: we read and write files ourselves
 // (cv::imwrite deletes its destination when an encode fails).
 #include <opencv2/core.hpp>
@@ -28,7 +28,6 @@ void silence_opencv_once() {
 
 const char* extension_for(Format f) {
   switch (f) {
-    case Format::jpeg: return ".jpg";
     case Format::tiff: return ".tiff";
     case Format::webp: return ".webp";
     case Format::bmp: return ".bmp";
@@ -122,14 +121,13 @@ Image decode_with_opencv(const Bytes& file, Format format) {
   }
 }
 
-Bytes encode_with_opencv(const Image& img, Format format, int jpeg_quality) {
+Bytes encode_with_opencv(const Image& img, Format format) {
   silence_opencv_once();
   const int type = CV_MAKETYPE(img.depth == Depth::U16 ? CV_16U : CV_8U, img.channels);
   // imencode only reads the pixels; Mat has no const-data constructor.
   const cv::Mat rgb(img.height, img.width, type, const_cast<std::uint8_t*>(img.data.data()));
   // No WebP quality is passed: OpenCV then writes lossless WebP.
-  std::vector<int> params;
-  if (format == Format::jpeg) params = {cv::IMWRITE_JPEG_QUALITY, jpeg_quality};
+  const std::vector<int> params;
   Bytes out;
   try {
     cv::Mat bgr;  // a fresh Mat: converting into a copy of rgb's header would overwrite img

@@ -19,14 +19,15 @@ struct OutputFormat {
 
 // BMP and WebP alpha is dropped / TIFF gray+alpha widened because OpenCV
 // reads back only those layouts (a 4-channel BMP comes back as RGB, WebP
-// has no gray). stb_image_write stores JPEG and BMP as 3-component files,
-// so in that build gray is widened to RGB. TGA is written by stb in both
-// builds, so the set of writable extensions only grows with OpenCV.
+// has no gray). stb_image_write stores BMP as 3-component files, so in that
+// build gray is widened to RGB. PNG, JPEG and TGA are written by the same
+// library in both builds, so the set of writable extensions only grows with
+// OpenCV.
 inline constexpr OutputFormat kOutputFormats[] = {
     {"png", Format::png, kGray | kGrayAlpha | kRgb | kRgba, true},
-#if GPUIMG_WITH_OPENCV
     {"jpg", Format::jpeg, kGray | kRgb, false},
     {"jpeg", Format::jpeg, kGray | kRgb, false},
+#if GPUIMG_WITH_OPENCV
     {"tif", Format::tiff, kGray | kRgb | kRgba, true},
     {"tiff", Format::tiff, kGray | kRgb | kRgba, true},
     {"webp", Format::webp, kRgb | kRgba, false},
@@ -35,8 +36,6 @@ inline constexpr OutputFormat kOutputFormats[] = {
     {"ppm", Format::pnm, kRgb, true},
     {"pnm", Format::pnm, kGray | kRgb, true},
 #else
-    {"jpg", Format::jpeg, kRgb, false},
-    {"jpeg", Format::jpeg, kRgb, false},
     {"bmp", Format::bmp, kRgb, false},
 #endif
     {"tga", Format::tga, kGray | kGrayAlpha | kRgb | kRgba, false},

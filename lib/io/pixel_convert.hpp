@@ -1,7 +1,8 @@
 #pragma once
 // The pinned conversions applied when an output format cannot hold an image
-// as it is (docs/formats.md lists which format gets which). They are part of
-// the tool's contract, so each is exact integer arithmetic.
+// as it is (docs/formats.md lists which format gets which), and the one
+// applied to CMYK JPEG inputs. They are part of the tool's contract, so each
+// is exact integer arithmetic.
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,14 @@ inline std::uint8_t to_8bit(std::uint16_t v) { return static_cast<std::uint8_t>(
 // Rec. 601 luma, the weights libjpeg and OpenCV use, rounded to nearest.
 inline std::uint32_t luma(std::uint32_t r, std::uint32_t g, std::uint32_t b) {
   return (299 * r + 587 * g + 114 * b + 500) / 1000;
+}
+
+// One colour channel from a CMYK JPEG sample as libjpeg delivers it,
+// inverted as Adobe writes it (255 = no ink): round(v * k / 255), computed
+// exactly (v * k / 255 is never halfway between integers, 255 being odd).
+// No colour management: the naive conversion, pinned so it never changes.
+inline std::uint8_t inverted_cmyk_to_rgb(std::uint8_t v, std::uint8_t k) {
+  return static_cast<std::uint8_t>((std::uint32_t{v} * k + 127u) / 255u);
 }
 
 namespace detail {

@@ -17,12 +17,12 @@
 #define STBI_NO_HDR
 #define STBI_NO_LINEAR
 #define STBI_NO_PIC
+#define STBI_NO_JPEG  // libjpeg, in every build
 #if GPUIMG_WITH_OPENCV
-#define STBI_NO_JPEG
 #define STBI_NO_BMP
 #define STBI_NO_PNM
 #endif
-// GIF, TGA, PSD and JPEG store each side in 16 bits. A wider BMP or PNM is
+// GIF, TGA and PSD store each side in 16 bits. A wider BMP or PNM is
 // almost always a crafted file, and a smaller cap keeps stb's int size
 // arithmetic far from overflow whatever --max-pixels allows.
 #define STBI_MAX_DIMENSIONS (1 << 16)
@@ -97,10 +97,10 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   return img;
 }
 
-Bytes encode_with_stb(const Image& img, Format format, [[maybe_unused]] int jpeg_quality) {
+Bytes encode_with_stb(const Image& img, Format format) {
   const char* name = format_name(format);
-  // stb_image_write indexes pixels with int and stores JPEG and TGA sides
-  // in 16 bits, silently wrapping bigger values.
+  // stb_image_write indexes pixels with int and stores TGA sides in 16
+  // bits, silently wrapping bigger values.
   if (img.data.size() > INT_MAX - 4096) throw CodecFailure(std::string(name) + " over 2 GiB, more than stb_image_write can write");
   if (format != Format::bmp && (img.width > 65535 || img.height > 65535)) {
     throw CodecFailure(std::string(name) + " holds at most 65535 pixels a side");
@@ -113,7 +113,6 @@ Bytes encode_with_stb(const Image& img, Format format, [[maybe_unused]] int jpeg
   switch (format) {
     case Format::tga: ok = stbi_write_tga_to_func(append, &sink, w, h, c, data); break;
 #if !GPUIMG_WITH_OPENCV
-    case Format::jpeg: ok = stbi_write_jpg_to_func(append, &sink, w, h, c, data, jpeg_quality); break;
     case Format::bmp: ok = stbi_write_bmp_to_func(append, &sink, w, h, c, data); break;
 #endif
     default: throw CodecFailure(std::string("stb_image_write does not write ") + name);
