@@ -232,6 +232,17 @@ TEST(CliRun, PipelineEqualsOneRunPerStage) {
   }
 }
 
+// A private output stays private when a run replaces it.
+TEST(CliRun, ReplacingAnOutputKeepsItsPermissionBits) {
+  TempDir tmp;
+  copy_data("tiny.png", tmp / "result.png");
+  fs::permissions(tmp / "result.png", fs::perms::owner_read | fs::perms::owner_write);
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--invert", "--device", "cpu", "result.png"}, {tmp.path()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::status(tmp / "result.png").permissions(), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(read_image((tmp / "result.png").string()).width, 320);
+}
+
 TEST(CliRun, MaxPixelsAllowsExactlyTheLimit) {
   TempDir tmp;
   const RunResult r = run_binary(

@@ -298,6 +298,7 @@ TEST(WriteImage, NewFileGetsTheUmaskModeAndNoTemporaryIsLeft) {
   TempDir dir;
   const Image src = random_image(3, 3, 1, Depth::U8, 3);
   for (mode_t mask : {mode_t{022}, mode_t{077}}) {
+    fs::remove(dir.file("m.png"));  // new each time: a file replaced keeps its mode
     const mode_t old = ::umask(mask);
     write_image(dir.file("m.png"), src);
     ::umask(old);
@@ -308,6 +309,46 @@ TEST(WriteImage, NewFileGetsTheUmaskModeAndNoTemporaryIsLeft) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir.path())) names.push_back(entry.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"m.png"});
+}
+
+// `chmod 600 out.png` must survive a run: the replacement takes the old
+// file's permission bits (even ones the umask would clear), not the umask's.
+TEST(WriteImage, ReplacingAFileKeepsItsPermissionBits) {
+  TempDir dir;
+  const Image src = random_image(3, 3, 1, Depth::U8, 3);
+  const mode_t old_mask = ::umask(022);
+  // Set-user/group-ID bits are dropped: the new file has a new owner.
+  for (const auto& [before, after] : std::vector<std::pair<mode_t, mode_t>>{
+           {0600, 0600}, {0640, 0640}, {0444, 0444}, {0666, 0666}, {0755, 0755}, {06755, 0755}}) {
+    SCOPED_TRACE(std::to_string(before));
+    std::ofstream(dir.file("p.png")) << "old";
+    ASSERT_EQ(::chmod(dir.file("p.png").c_str(), before), 0);
+    write_image(dir.file("p.png"), src);
+    struct stat st {};
+    ASSERT_EQ(::stat(dir.file("p.png").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, after);
+    EXPECT_EQ(read_image(dir.file("p.png")).data, src.data);
+    fs::remove(dir.file("p.png"));
+  }
+  ::umask(old_mask);
+  EXPECT_EQ(dir.names(), std::vector<std::string>{});  // no temporary left
+}
+
+// A symlink at the output path is replaced by a new file, not followed, so
+// the new file's mode is a new file's and the link's target is untouched.
+TEST(WriteImage, ReplacingASymlinkMakesANewFile) {
+  TempDir dir;
+  std::ofstream(dir.file("target")) << "target";
+  ASSERT_EQ(::chmod(dir.file("target").c_str(), 0600), 0);
+  fs::create_symlink(dir.file("target"), dir.file("link.png"));
+  const mode_t old_mask = ::umask(022);
+  write_image(dir.file("link.png"), random_image(3, 3, 1, Depth::U8, 4));
+  ::umask(old_mask);
+  struct stat st {};
+  ASSERT_EQ(::lstat(dir.file("link.png").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_EQ(file_bytes(dir.file("target")), (std::vector<std::uint8_t>{'t', 'a', 'r', 'g', 'e', 't'}));
 }
 
 TEST(WriteImage, ReplacesAnExistingFile) {

@@ -123,8 +123,16 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
     ::unlink(tmp.c_str());
     throw OutputError(path, problem + ": " + errno_text(err));
   };
-  // mkstemp makes the file 0600; give it the mode a plain new file gets.
-  if (::fchmod(fd.get(), 0666 & ~process_umask()) != 0) fail("cannot set permissions");
+  // mkstemp makes the file 0600. Replacing a regular file keeps its
+  // permission bits, so `chmod 600 out.png` survives a run instead of the
+  // output quietly becoming world-readable. Not its set-user/group-ID bits:
+  // the new file belongs to whoever runs gpuimg, and would run as them.
+  // Anything else (nothing there, or a symlink, which is replaced rather
+  // than followed) gets the mode a plain new file gets.
+  struct stat existing {};
+  const bool replacing = ::lstat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+  const mode_t mode = replacing ? existing.st_mode & 01777 : 0666 & ~process_umask();
+  if (::fchmod(fd.get(), mode) != 0) fail("cannot set permissions");
   if (!write_all(fd.get(), bytes.data(), bytes.size())) fail("cannot write");
   // No fsync: it costs milliseconds per file and whole runs are timed. The
   // rename protects against our own failures (encode error, full disk,
