@@ -311,6 +311,7 @@ void make_damaged_jpeg(const fs::path& p) {
   write_bytes(p, jpeg.substr(0, jpeg.size() - 2) + std::string(57, 'B') + jpeg.substr(jpeg.size() - 2));
 }
 void make_huge(const fs::path& p) { write_bytes(p, huge_png_header()); }
+void make_dev_zero(const fs::path& p) { fs::create_symlink("/dev/zero", p); }
 void make_scene(const fs::path& p) { copy_data("scene.png", p); }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -323,6 +324,8 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"truncated_jpeg", "input.jpg", make_truncated_jpeg, {}, {"truncated", "JPEG"}},
                     BadInput{"damaged_jpeg", "input.jpg", make_damaged_jpeg, {}, {"corrupt JPEG (libjpeg: ", "extraneous"}},
                     BadInput{"huge_header", "input.png", make_huge, {}, {"100000x100000", "--max-pixels"}},
+                    BadInput{"endless_device", "input.png", make_dev_zero, {"--max-pixels", "1000"},
+                             {"input goes on past 67116864 bytes", "--max-pixels 1000"}},
                     BadInput{"over_max_pixels", "input.png", make_scene, {"--max-pixels", "63999"},
                              {"320x200", "--max-pixels"}}),
     [](const testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });

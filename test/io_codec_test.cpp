@@ -14,6 +14,7 @@
 
 #include "codec.hpp"
 #include "error.hpp"
+#include "fifo_feeder.hpp"
 #include "file_util.hpp"
 #include "pixel_convert.hpp"
 #include "temp_dir.hpp"
@@ -349,6 +350,16 @@ TEST(WriteImage, ReplacingASymlinkMakesANewFile) {
   EXPECT_TRUE(S_ISREG(st.st_mode));
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   EXPECT_EQ(file_bytes(dir.file("target")), (std::vector<std::uint8_t>{'t', 'a', 'r', 'g', 'e', 't'}));
+}
+
+// Process substitution (`gpuimg <(curl ...) out.png`) hands gpuimg a pipe.
+TEST(ReadImage, ReadsAPipe) {
+  TempDir dir;
+  const Image src = random_image(9, 5, 3, Depth::U16, 5);
+  write_image(dir.file("src.png"), src);
+  const std::vector<std::uint8_t> png = file_bytes(dir.file("src.png"));
+  const test::FifoFeeder feeder(dir.file("pipe"), png, png.size());
+  EXPECT_EQ(read_image(dir.file("pipe")).data, src.data);
 }
 
 TEST(WriteImage, ReplacesAnExistingFile) {

@@ -18,6 +18,7 @@
 
 #include "codec.hpp"
 #include "error.hpp"
+#include "fifo_feeder.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -321,6 +322,42 @@ TEST(ReadErrors, JpegWithHeightFromDnlIsRefused) {
   jpg[sof + 5] = jpg[sof + 6] = 0;
   save(dir.file("dnl.jpg"), jpg);
   EXPECT_EQ(read_error(dir.file("dnl.jpg")), dir.file("dnl.jpg") + ": unsupported JPEG (libjpeg: Empty JPEG image (DNL not supported))");
+}
+
+// max_pixels * 8 bytes (16-bit RGBA) + 64 MiB: no image within the
+// pixel limit needs more, and no input is read past it.
+constexpr std::uint64_t kSlack = std::uint64_t{64} << 20;
+
+// Sparse files: their size is metadata, no disk is used.
+TEST(ReadErrors, RegularFileLargerThanAnyImageIsRefusedFromItsSize) {
+  TempDir dir;
+  save(dir.file("big.png"), png_header(10, 10));
+  fs::resize_file(dir.file("big.png"), 1000 * 8 + kSlack + 1);
+  EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
+            dir.file("big.png") + ": file is 67116865 bytes, more than any image within --max-pixels 1000 can take "
+                                  "(67116864 bytes)");
+  // One byte less is read, and then decoded: zeros follow the header.
+  fs::resize_file(dir.file("big.png"), 1000 * 8 + kSlack);
+  EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
+            dir.file("big.png") + ": corrupt PNG ([00][00][00][00]: invalid chunk type)");
+
+  // With the default limit: 2^28 pixels * 8 bytes + 64 MiB.
+  fs::resize_file(dir.file("big.png"), std::uint64_t{3} << 30);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_error(dir.file("big.png")),
+            dir.file("big.png") + ": file is 3221225472 bytes, more than any image within --max-pixels 268435456 can "
+                                  "take (2214592512 bytes)");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
+// An endless pipe (as /dev/zero is) is read up to the limit, then refused,
+// rather than until memory runs out.
+TEST(ReadErrors, EndlessPipeIsCutOffAtTheLimit) {
+  TempDir dir;
+  const std::uint64_t limit = 1000 * 8 + kSlack;
+  const test::FifoFeeder feeder(dir.file("pipe"), Bytes(1 << 16, 0), limit + (std::uint64_t{4} << 20));
+  EXPECT_EQ(read_error(dir.file("pipe"), ReadOptions{1000}),
+            dir.file("pipe") + ": input goes on past 67116864 bytes, more than any image within --max-pixels 1000 can take");
 }
 
 TEST(ReadErrors, HugePngHeaderIsRefusedBeforeAllocating) {

@@ -97,6 +97,20 @@ std::string check_image(const Image& img) {
   return "";
 }
 
+// No image within the pixel limit is larger than 8 bytes a pixel (16-bit
+// RGBA, uncompressed) plus its metadata, for which 64 MiB is generous; so
+// no input is read past that, and `gpuimg /dev/zero` fails in a moment
+// instead of reading until memory runs out.
+std::uint64_t max_input_bytes(std::uint64_t max_pixels) {
+  constexpr std::uint64_t kMetadataSlack = std::uint64_t{64} << 20;
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(max_pixels, std::uint64_t{8}, &bytes) ||
+      __builtin_add_overflow(bytes, kMetadataSlack, &bytes)) {
+    return UINT64_MAX;
+  }
+  return bytes;
+}
+
 }  // namespace
 
 void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
@@ -109,7 +123,8 @@ void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
 }
 
 Image read_image(const std::string& path, const ReadOptions& opts) {
-  const Bytes file = read_file(path);
+  const Bytes file = read_file(path, max_input_bytes(opts.max_pixels),
+                               "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
   try {
     Image img = decode(file, opts.max_pixels);
     // Some decoders accept a zero width or height and return an empty

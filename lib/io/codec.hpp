@@ -11,6 +11,7 @@ namespace gpuimg {
 
 struct ReadOptions {
   // Refuse, from the header and before allocating, images with more pixels.
+  // It also bounds the input read: max_pixels * 8 bytes + 64 MiB.
   std::uint64_t max_pixels = std::uint64_t{1} << 28;
 };
 

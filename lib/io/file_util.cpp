@@ -78,7 +78,7 @@ std::string errno_text(int err) {
   return s;
 }
 
-std::vector<std::uint8_t> read_file(const std::string& path) {
+std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_bytes, const std::string& why_limited) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) throw InputError(path, open_problem(errno));
   struct stat st {};
@@ -87,12 +87,23 @@ std::vector<std::uint8_t> read_file(const std::string& path) {
     throw InputError(path, "cannot read: " + errno_text(err));
   }
   if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
-  // One byte over the size, so a regular file ends in a single short read;
-  // pipes and devices (size 0) grow the buffer as they go.
-  std::vector<std::uint8_t> bytes(S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 16);
+  const bool regular = S_ISREG(st.st_mode);
+  if (regular && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    throw InputError(path, "file is " + std::to_string(st.st_size) + " bytes, " + why_limited + " (" +
+                               std::to_string(max_bytes) + " bytes)");
+  }
+  // Reads stop one byte past the limit: getting that byte means the input
+  // is over it. One byte over the size, so a regular file ends in a single
+  // short read; pipes, devices and /proc files (size 0) grow the buffer as
+  // they go.
+  const std::size_t stop = max_bytes >= SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_bytes) + 1;
+  std::vector<std::uint8_t> bytes(std::min<std::size_t>(regular ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 16, stop));
   std::size_t used = 0;
   for (;;) {
-    if (used == bytes.size()) bytes.resize(bytes.size() * 2);
+    if (used == bytes.size()) {
+      if (used == stop) throw InputError(path, "input goes on past " + std::to_string(max_bytes) + " bytes, " + why_limited);
+      bytes.resize(bytes.size() > stop / 2 ? stop : bytes.size() * 2);
+    }
     const ssize_t got = ::read(fd.get(), bytes.data() + used, bytes.size() - used);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {

@@ -8,8 +8,12 @@
 namespace gpuimg {
 
 // The whole file, or InputError: "no such file", "is a directory",
-// "permission denied", "empty file (0 bytes)", ...
-std::vector<std::uint8_t> read_file(const std::string& path);
+// "permission denied", "empty file (0 bytes)", ... Inputs longer than
+// max_bytes are refused: a regular file from its size, before reading; a
+// pipe, device or /proc file once it runs past the limit ("input goes on
+// past N bytes", so /dev/zero fails fast instead of filling memory). Both
+// messages end with `why_limited`, which says where the limit comes from.
+std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_bytes, const std::string& why_limited);
 
 // Writes `bytes` to a temporary file in path's directory and renames it over
 // `path`, so readers see the old file or the new one, never a partial one.
