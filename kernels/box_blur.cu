@@ -31,6 +31,70 @@ __global__ void row_sums_kernel(const T* __restrict__ src, std::uint32_t* __rest
   }
 }
 
+// The horizontal pass with the row in shared memory, for windows that fit:
+// a block stages a span of kSpan samples plus the window's reach on both
+// sides (border replicated), scans it into per-channel prefix sums, and
+// writes each window sum as the difference of two prefixes. Loads and
+// stores are coalesced, and the work per sample is O(1) at any radius.
+// Sums are exact modulo 2^32, and every window sum is below 2^32.
+constexpr int kSpan = 2048;
+constexpr int kStagedReach = 6144;  // (2R+1) * channels samples at most
+constexpr int kScanThreads = 256;
+
+template <class T>
+__global__ void __launch_bounds__(kScanThreads)
+    staged_row_sums_kernel(const T* __restrict__ src, std::uint32_t* __restrict__ sums, int width, int height,
+                           int channels, int radius, int spans_per_row) {
+  extern __shared__ std::uint32_t prefix[];
+  __shared__ std::uint32_t carry[kScanThreads * 4];
+  const int row_len = width * channels;
+  const int t = threadIdx.x;
+  for (long long item = blockIdx.x; item < static_cast<long long>(spans_per_row) * height; item += gridDim.x) {
+    const int y = static_cast<int>(item / spans_per_row);
+    const int s0 = static_cast<int>(item % spans_per_row) * kSpan;
+    const int s1 = min(s0 + kSpan, row_len);
+    const int lo = s0 - (radius + 1) * channels;  // staged sample lo + i sits at prefix[i]
+    const int n = (s1 - s0) + (2 * radius + 1) * channels;
+    const T* row = src + static_cast<size_t>(y) * row_len;
+    for (int i = t; i < n; i += kScanThreads) {
+      const int v = lo + i;
+      const int x = v >= 0 ? v / channels : -((-v + channels - 1) / channels);
+      prefix[i] = row[clamp_index(x, width) * channels + (v - x * channels)];
+    }
+    __syncthreads();
+
+    // Each thread scans its own chunk (a whole number of pixels, so sample i
+    // of a chunk is channel i % channels of it), then the chunks' totals are
+    // scanned across threads and added back.
+    const int chunk = ((n + kScanThreads - 1) / kScanThreads + channels - 1) / channels * channels;
+    const int a = min(t * chunk, n), b = min(a + chunk, n);
+    for (int i = a + channels; i < b; ++i) prefix[i] += prefix[i - channels];
+    for (int k = 0; k < channels; ++k) carry[t * channels + k] = b - a >= channels ? prefix[b - channels + k] : 0;
+    __syncthreads();
+    for (int offset = 1; offset < kScanThreads; offset <<= 1) {
+      std::uint32_t add[4] = {0, 0, 0, 0};  // constant indices only, so it stays in registers
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        if (k < channels && t >= offset) add[k] = carry[(t - offset) * channels + k];
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        if (k < channels) carry[t * channels + k] += add[k];
+      __syncthreads();
+    }
+    if (t > 0)
+      for (int i = a; i < b; ++i) prefix[i] += carry[(t - 1) * channels + (i - a) % channels];
+    __syncthreads();
+
+    std::uint32_t* out = sums + static_cast<size_t>(y) * row_len;
+    for (int s = s0 + t; s < s1; s += kScanThreads) {
+      const int i = s - lo;
+      out[s] = prefix[i + radius * channels] - prefix[i - (radius + 1) * channels];
+    }
+    __syncthreads();  // the next span reuses the staging buffer
+  }
+}
+
 template <class T, class Acc>
 __global__ void column_means_kernel(const std::uint32_t* __restrict__ sums, T* __restrict__ dst, int row_len,
                                     int height, int radius, int band_len, int bands) {
@@ -50,10 +114,20 @@ int blocks_for(long long work) {
 
 template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p) {
   auto* sums = static_cast<std::uint32_t*>(s.scratch);
-  const int seg = run_length(p.radius, s.width);
-  const int segs = (s.width + seg - 1) / seg;
-  row_sums_kernel<T><<<blocks_for(1LL * segs * s.height), kThreads, 0, s.stream>>>(
-      static_cast<const T*>(s.src), sums, s.width, s.height, s.channels, p.radius, seg, segs);
+  const int reach = (2 * p.radius + 1) * s.channels;
+  if (reach <= kStagedReach) {
+    const int spans = (s.width * s.channels + kSpan - 1) / kSpan;
+    const long long items = 1LL * spans * s.height;
+    const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * s.channels) + reach);
+    staged_row_sums_kernel<T><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
+                                s.stream>>>(static_cast<const T*>(s.src), sums, s.width, s.height, s.channels,
+                                            p.radius, spans);
+  } else {
+    const int seg = run_length(p.radius, s.width);
+    const int segs = (s.width + seg - 1) / seg;
+    row_sums_kernel<T><<<blocks_for(1LL * segs * s.height), kThreads, 0, s.stream>>>(
+        static_cast<const T*>(s.src), sums, s.width, s.height, s.channels, p.radius, seg, segs);
+  }
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
 
   const int row_len = s.width * s.channels;
