@@ -9,36 +9,15 @@
 
 #include "backend.hpp"
 #include "cuda_launch.hpp"
+#include "cuda_resources.hpp"
 #include "error.hpp"
 
 namespace gpuimg {
 namespace {
 
-void check(cudaError_t e, const std::string& what) {
-  if (e == cudaSuccess) return;
-  throw DeviceError(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(e) + " (" +
-                    cudaGetErrorName(e) + ")");
-}
-
-std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    if (bytes) check(cudaMalloc(&ptr_, bytes), "allocating " + megabytes(bytes) + " of GPU memory");
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-};
-
 class Stream {
  public:
-  Stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating a stream"); }
+  Stream() { check_cuda(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating a stream"); }
   ~Stream() { cudaStreamDestroy(s_); }
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -52,17 +31,17 @@ class Stream {
 class Timeline {
  public:
   Timeline(std::size_t marks, cudaStream_t s) : events_(marks), stream_(s) {
-    for (auto& e : events_) check(cudaEventCreate(&e), "creating an event");
+    for (auto& e : events_) check_cuda(cudaEventCreate(&e), "creating an event");
   }
   ~Timeline() {
     for (auto e : events_) cudaEventDestroy(e);
   }
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
-  void mark() { check(cudaEventRecord(events_.at(next_++), stream_), "recording an event"); }
+  void mark() { check_cuda(cudaEventRecord(events_.at(next_++), stream_), "recording an event"); }
   double ms(std::size_t from) const {
     float t = 0;
-    check(cudaEventElapsedTime(&t, events_.at(from), events_.at(from + 1)), "reading an event");
+    check_cuda(cudaEventElapsedTime(&t, events_.at(from), events_.at(from + 1)), "reading an event");
     return t;
   }
 
@@ -128,14 +107,14 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   const std::size_t bytes = img.data.size();
   const int stages = static_cast<int>(pipeline.size());
   Stream stream;
-  DeviceBuffer ping(bytes), pong(bytes), scratch(scratch_bytes(pipeline, img));
-  DeviceBuffer ops(sizeof(OpRecord) * std::max(1, stages));
+  DeviceBuffer ping(bytes, "the image"), pong(bytes, "the image"),
+      scratch(scratch_bytes(pipeline, img), "stage scratch"), ops(sizeof(OpRecord) * std::max(1, stages), "the pipeline");
   Timeline timeline(stages + 3, stream.get());
 
   timeline.mark();
-  check(cudaMemcpyAsync(ops.get(), pipeline.data(), sizeof(OpRecord) * stages, cudaMemcpyHostToDevice, stream.get()),
+  check_cuda(cudaMemcpyAsync(ops.get(), pipeline.data(), sizeof(OpRecord) * stages, cudaMemcpyHostToDevice, stream.get()),
         "uploading the pipeline");
-  check(cudaMemcpyAsync(ping.get(), img.data.data(), bytes, cudaMemcpyHostToDevice, stream.get()),
+  check_cuda(cudaMemcpyAsync(ping.get(), img.data.data(), bytes, cudaMemcpyHostToDevice, stream.get()),
         "uploading the image");
   timeline.mark();
 
@@ -144,15 +123,15 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   for (int i = 0; i < stages; ++i) {
     const CudaStage s{src, dst, img.width, img.height, img.channels, bytes_per_sample(img.depth), scratch.get(),
                       stream.get()};
-    check(launch_stage(pipeline, i, s, static_cast<const OpRecord*>(ops.get())),
+    check_cuda(launch_stage(pipeline, i, s, static_cast<const OpRecord*>(ops.get())),
           "launching stage " + std::to_string(i + 1) + " (" + describe(pipeline[i]) + ")");
     std::swap(src, dst);
     timeline.mark();
   }
 
-  check(cudaMemcpyAsync(img.data.data(), src, bytes, cudaMemcpyDeviceToHost, stream.get()), "downloading the image");
+  check_cuda(cudaMemcpyAsync(img.data.data(), src, bytes, cudaMemcpyDeviceToHost, stream.get()), "downloading the image");
   timeline.mark();
-  check(cudaStreamSynchronize(stream.get()), "running the pipeline");
+  check_cuda(cudaStreamSynchronize(stream.get()), "running the pipeline");
 
   if (times) {
     times->upload_ms = timeline.ms(0);
