@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "fifo_feeder.hpp"
 #include "file_util.hpp"
 #include "pixel_convert.hpp"
+#include "random_image.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -26,12 +26,7 @@ namespace fs = std::filesystem;
 
 using test::TempDir;
 
-Image random_image(int w, int h, int c, Depth d, unsigned seed) {
-  Image img(w, h, c, d);
-  std::mt19937 rng(seed);
-  for (std::uint8_t& b : img.data) b = static_cast<std::uint8_t>(rng());
-  return img;
-}
+using test::random_image;
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

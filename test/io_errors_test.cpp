@@ -19,6 +19,7 @@
 #include "codec.hpp"
 #include "error.hpp"
 #include "fifo_feeder.hpp"
+#include "random_image.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -29,12 +30,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 using test::TempDir;
 
-Image random_image(int w, int h, int c, Depth d, unsigned seed) {
-  Image img(w, h, c, d);
-  std::mt19937 rng(seed);
-  for (std::uint8_t& b : img.data) b = static_cast<std::uint8_t>(rng());
-  return img;
-}
+using test::random_image;
 
 Bytes load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

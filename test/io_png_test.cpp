@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "random_image.hpp"
 #include "temp_dir.hpp"
 
 #if GPUIMG_WITH_OPENCV
@@ -228,12 +229,7 @@ TEST(PngVariants, InterlacedEightAndSixteenBitAreExact) {
 }
 
 #if GPUIMG_WITH_OPENCV
-Image random_image(int w, int h, int c, Depth d, unsigned seed) {
-  Image img(w, h, c, d);
-  std::mt19937 rng(seed);
-  for (std::uint8_t& b : img.data) b = static_cast<std::uint8_t>(rng());
-  return img;
-}
+using test::random_image;
 
 // OpenCV's RGB(A) order is BGR(A); gray needs no swap.
 cv::Mat as_bgr(const Image& img) {
