@@ -1,0 +1,131 @@
+#include "batch_items.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+#include "codec.hpp"
+#include "error.hpp"
+#include "file_util.hpp"
+
+namespace gpuimg {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Found {
+  std::string input;
+  std::string relative;
+};
+
+bool contains(const std::vector<std::string>& list, const std::string& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// Whether `dir` is the folder `output` names (both existing): outputs of an
+// earlier run must not become inputs of the next.
+bool is_output_folder(const fs::path& dir, const fs::path& output) {
+  std::error_code ec;
+  return fs::equivalent(dir, output, ec);
+}
+
+void walk(const std::string& folder, bool recursive, const std::string& output_dir, std::vector<Found>& found) {
+  const std::vector<std::string> readable = readable_extensions();
+  std::error_code ec;
+  auto take = [&](const fs::directory_entry& e) {
+    std::error_code type_ec;
+    if (e.is_regular_file(type_ec) && contains(readable, lower_extension(e.path().string())))
+      found.push_back({e.path().string(), e.path().lexically_relative(folder).string()});
+  };
+  if (!recursive) {
+    fs::directory_iterator it(folder, ec);
+    if (ec) throw InputError(folder, "cannot list the folder: " + ec.message());
+    for (const fs::directory_entry& e : it) take(e);
+    return;
+  }
+  fs::recursive_directory_iterator it(folder, ec);
+  if (ec) throw InputError(folder, "cannot list the folder: " + ec.message());
+  for (auto end = fs::recursive_directory_iterator(); it != end; it.increment(ec)) {
+    if (ec) throw InputError(folder, "cannot list the folder: " + ec.message());
+    std::error_code type_ec;
+    if (it->is_directory(type_ec) && is_output_folder(it->path(), output_dir)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    take(*it);
+  }
+}
+
+std::string output_extension(const std::string& input, const std::string& format) {
+  if (!format.empty()) return format;
+  const std::string ext = lower_extension(input);
+  return contains(writable_extensions(), ext) ? ext : "png";
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard s{0, 0};
+  const auto number = [](const std::string& part, int& v) {
+    const char* end = part.data() + part.size();
+    auto [p, ec] = std::from_chars(part.data(), end, v);
+    return ec == std::errc() && p == end;
+  };
+  if (slash == std::string::npos || !number(text.substr(0, slash), s.index) ||
+      !number(text.substr(slash + 1), s.count) || s.index < 1 || s.index > s.count)
+    throw UsageError("--shard: must be K/N with 1 <= K <= N, got '" + text + "'");
+  return s;
+}
+
+std::string map_output(const std::string& output_dir, const std::string& relative, const std::string& extension) {
+  const fs::path rel = fs::path(relative).lexically_normal();
+  bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || rel.filename().empty();
+  for (const fs::path& part : rel)
+    if (part == "..") escapes = true;
+  if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..')");
+  fs::path out = fs::path(output_dir) / rel;
+  out.replace_extension(extension);
+  return out.string();
+}
+
+std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& output_dir, const std::string& format) {
+  std::vector<Found> found;
+  for (const std::string& path : sources.paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+      walk(path, sources.recursive, output_dir, found);
+    else
+      found.push_back({path, fs::path(path).filename().string()});
+  }
+  for (const std::string& path : sources.listed) found.push_back({path, path});
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
+  found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
+              found.end());
+
+  std::vector<BatchItem> items;
+  std::map<std::string, std::string> taken;  // output -> the input writing it
+  for (const Found& f : found) {
+    BatchItem item{f.input, "", ""};
+    try {
+      item.output = map_output(output_dir, f.relative, output_extension(f.input, format));
+      const auto [it, fresh] = taken.emplace(item.output, f.input);
+      if (!fresh) item.problem = f.input + ": its output " + item.output + " is also " + it->second + "'s";
+    } catch (const OutputError& e) {
+      item.problem = e.what();  // names the listed path, which is the input
+    }
+    items.push_back(item);
+  }
+  return items;
+}
+
+std::vector<BatchItem> take_shard(const std::vector<BatchItem>& items, Shard shard) {
+  std::vector<BatchItem> mine;
+  for (std::size_t i = static_cast<std::size_t>(shard.index - 1); i < items.size(); i += shard.count)
+    mine.push_back(items[i]);
+  return mine;
+}
+
+}  // namespace gpuimg

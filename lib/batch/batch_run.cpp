@@ -1,0 +1,151 @@
+#include "batch_run.hpp"
+
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <thread>
+
+#include "bounded_queue.hpp"
+#include "error.hpp"
+#include "file_util.hpp"
+
+namespace gpuimg {
+namespace {
+
+struct Decoded {
+  const BatchItem* item;
+  Image image;
+};
+
+class Batch {
+ public:
+  Batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
+        const ReportFn& report)
+      : items_(items), settings_(settings), stop_(stop), report_(report) {}
+
+  void run() {
+    if (settings_.backend == Backend::cpu)
+      run_workers(settings_.jobs, [&] { cpu_worker(); });
+    else
+      run_gpu_pipeline();
+    if (device_error_) std::rethrow_exception(device_error_);
+  }
+
+ private:
+  bool stopping() { return aborted_.load() || stop_(); }
+
+  // The next item to start, or none once all are taken or the batch stops.
+  const BatchItem* next() {
+    if (stopping()) return nullptr;
+    const std::size_t i = next_.fetch_add(1);
+    return i < items_.size() ? &items_[i] : nullptr;
+  }
+
+  void finish(const BatchItem& item, Outcome outcome, const std::string& problem = "") {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_(item, outcome, problem);
+  }
+
+  // Runs step(); a file's failure is reported and false returned. A device
+  // failure stops the whole batch.
+  template <class F> bool attempt(const BatchItem& item, const F& step) {
+    try {
+      step();
+      return true;
+    } catch (const DeviceError&) {
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      if (!device_error_) device_error_ = std::current_exception();
+      aborted_ = true;
+      return false;
+    } catch (const Error& e) {
+      finish(item, Outcome::failed, e.what());
+    } catch (const std::bad_alloc&) {
+      finish(item, Outcome::failed, item.input + ": out of memory");
+    } catch (const std::filesystem::filesystem_error& e) {
+      finish(item, Outcome::failed, item.output + ": " + e.code().message());
+    }
+    return false;
+  }
+
+  // What every item goes through before it is read: a problem found while
+  // planning, an output naming its input, the output's folder.
+  Image read(const BatchItem& item) {
+    if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
+    if (same_file(item.input, item.output))
+      throw UsageError(item.output + ": is the input file; gpuimg never overwrites its input");
+    std::filesystem::create_directories(parent_directory(item.output));
+    check_output_path(item.output);
+    return read_image(item.input, settings_.read);
+  }
+
+  void write(const BatchItem& item, const Image& img) {
+    if (stopping()) return;  // dropped: the batch is stopping
+    write_image(item.output, img, settings_.write);
+    finish(item, Outcome::processed);
+  }
+
+  void cpu_worker() {
+    while (const BatchItem* item = next()) {
+      attempt(*item, [&] {
+        Image img = read(*item);
+        run_cpu(img, settings_.pipeline);
+        write(*item, img);
+      });
+    }
+  }
+
+  void run_gpu_pipeline() {
+    const std::size_t depth = static_cast<std::size_t>(settings_.jobs);
+    BoundedQueue<Decoded> decoded(depth), done(depth);
+    std::atomic<int> decoders_left{settings_.jobs};
+    std::thread gpu([&] {
+      while (std::optional<Decoded> d = decoded.pop()) {
+        if (!stopping() && attempt(*d->item, [&] { run_cuda(d->image, settings_.pipeline); })) done.push(std::move(*d));
+        if (aborted_) decoded.close();  // wakes decoders waiting for room
+      }
+      done.close();
+    });
+    std::thread encoders([&] {
+      run_workers(settings_.jobs, [&] {
+        while (std::optional<Decoded> d = done.pop()) attempt(*d->item, [&] { write(*d->item, d->image); });
+      });
+    });
+    run_workers(settings_.jobs, [&] {
+      while (const BatchItem* item = next()) {
+        Image img;
+        if (attempt(*item, [&] { img = read(*item); }) && !decoded.push({item, std::move(img)})) break;
+      }
+      if (--decoders_left == 0) decoded.close();
+    });
+    gpu.join();
+    encoders.join();
+  }
+
+  template <class F> static void run_workers(int n, const F& work) {
+    std::vector<std::thread> threads;
+    for (int i = 1; i < n; ++i) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+  }
+
+  const std::vector<BatchItem>& items_;
+  const BatchSettings& settings_;
+  const std::function<bool()>& stop_;
+  const ReportFn& report_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> aborted_{false};
+  std::mutex report_mutex_;
+  std::exception_ptr device_error_;
+};
+
+}  // namespace
+
+void run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
+               const ReportFn& report) {
+  Batch(items, settings, stop, report).run();
+}
+
+}  // namespace gpuimg
