@@ -1,13 +1,18 @@
 #include "cli.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <iostream>
+#include <thread>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "compare_command.hpp"
 #include "error.hpp"
+#include "file_util.hpp"
 #include "golden_command.hpp"
 #include "op_options.hpp"
 
@@ -28,11 +33,17 @@ std::string version_text() {
 
 const char* kFooter =
     "Operations run in the order given and may repeat. The output's format follows its extension.\n"
+    "Batch: several INPUTs, an output FOLDER (a path ending in '/', or an existing directory not named\n"
+    "like an image) or --files-from. Folders are searched for image extensions, recursively unless\n"
+    "--no-recursive; outputs mirror the inputs' relative paths inside FOLDER. A failed file is named on\n"
+    "its own line and the batch goes on; a summary ends the run. Ctrl-C stops it and exits 130.\n"
     "Exit status: 0 success, 1 an input or output file failed, 2 bad command line, 3 GPU error.\n"
     "compare and golden exit 0 same, 1 different, 2 error instead (see gpuimg compare --help).\n"
     "Examples:\n"
     "  gpuimg in.png --blur 3 --invert out.png\n"
     "  gpuimg photo.jpg --sharpen 0.8 --blur 1 --sharpen 0.5 result.tif\n"
+    "  gpuimg photos/ --blur 2 out/ --format jpg --quality 90 --skip-existing\n"
+    "  find . -name '*.png' | gpuimg --files-from - --invert out/\n"
     "  gpuimg compare expected.png actual.png --max-diff 1 --diff diff.png\n"
     "  gpuimg golden check tests/golden.txt";
 
@@ -51,6 +62,89 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
   const auto override_at = what.find(" was given a disallowed flag override");
   if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
   return what;
+}
+
+int parse_jobs(const std::string& text) {
+  int v = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end || v < 1 || v > 1024)
+    throw UsageError("--jobs: must be an integer from 1 to 1024, got '" + text + "'");
+  return v;
+}
+
+std::string parse_format(const std::string& text) {
+  std::string ext = text;
+  if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::vector<std::string> writable = writable_extensions();
+  if (std::find(writable.begin(), writable.end(), ext) == writable.end()) {
+    std::string list;
+    for (const std::string& w : writable) list += (list.empty() ? "" : ", ") + w;
+    throw UsageError("--format: must be one of " + list + ", got '" + text + "'");
+  }
+  return ext;
+}
+
+// Whether OUTPUT names a folder by itself: a trailing '/', or an existing
+// directory whose name is not an image file's (`in.png out.png` where
+// out.png is a directory stays the one-image form, and fails).
+bool names_folder(const std::string& path) {
+  if (!path.empty() && path.back() == '/') return true;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return false;
+  const std::string ext = lower_extension(path);
+  const std::vector<std::string> readable = readable_extensions(), writable = writable_extensions();
+  return std::find(readable.begin(), readable.end(), ext) == readable.end() &&
+         std::find(writable.begin(), writable.end(), ext) == writable.end();
+}
+
+// The options that only a batch takes, as the user sees them.
+struct BatchFlags {
+  std::string files_from, format, jobs, shard;
+  bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
+
+  std::string first_given() const {
+    if (!files_from.empty()) return "--files-from";
+    if (!format.empty()) return "--format";
+    if (!jobs.empty()) return "--jobs";
+    if (!shard.empty()) return "--shard";
+    if (no_recursive) return "--no-recursive";
+    if (skip_existing) return "--skip-existing";
+    if (fail_fast) return "--fail-fast";
+    if (quiet) return "--quiet";
+    return progress ? "--progress" : "";
+  }
+};
+
+BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const Command& cmd) {
+  BatchCommand batch;
+  batch.output_dir = paths.back();
+  std::error_code ec;
+  const bool folder = batch.output_dir.back() == '/' || std::filesystem::is_directory(batch.output_dir, ec);
+  if (!folder) {
+    if (paths.size() > 2)
+      throw UsageError("unexpected argument '" + batch.output_dir +
+                       "': give one INPUT and one OUTPUT, or several INPUTs and an output folder "
+                       "(an existing directory or a path ending in '/')");
+    throw UsageError(batch.output_dir + ": --files-from writes into a folder: an existing directory or a path ending in '/'");
+  }
+  batch.sources.paths.assign(paths.begin(), paths.end() - 1);
+  batch.sources.recursive = !flags.no_recursive;
+  batch.files_from = flags.files_from;
+  if (!flags.format.empty()) batch.format = parse_format(flags.format);
+  batch.jobs = flags.jobs.empty() ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                                  : parse_jobs(flags.jobs);
+  if (!flags.shard.empty()) batch.shard = parse_shard(flags.shard);
+  batch.skip_existing = flags.skip_existing;
+  batch.fail_fast = flags.fail_fast;
+  if (flags.quiet && flags.progress) throw UsageError("--quiet and --progress: give one or the other");
+  batch.progress = flags.quiet ? ProgressMode::never : flags.progress ? ProgressMode::always : ProgressMode::automatic;
+  batch.pipeline = cmd.pipeline;
+  batch.device = cmd.device;
+  batch.read = cmd.read;
+  batch.write = cmd.write;
+  return batch;
 }
 
 int parse_quality(const std::string& text) {
@@ -95,6 +189,8 @@ std::string op_table() {
 ParseResult parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"gpuimg: fast, bit-exact image processing on the GPU or CPU.\n"
                "Usage: gpuimg INPUT [OPERATION ...] OUTPUT\n"
+               "       gpuimg INPUT... [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
+               "       gpuimg --files-from LIST|- [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]\n"
                "       gpuimg golden check|update MANIFEST",
                "gpuimg"};
@@ -105,8 +201,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   Command& cmd = result.command;
   std::string device = "auto", max_pixels, quality;
   bool list_ops = false;
-  app.add_option("input", cmd.input, "Image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF)");
-  app.add_option("output", cmd.output, "Image to write; its extension picks the format");
+  std::vector<std::string> paths;
+  BatchFlags flags;
+  app.add_option("paths", paths,
+                 "INPUT OUTPUT: the image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF) and the one to "
+                 "write, whose extension picks the format; or INPUT... FOLDER/: images and folders of them, and "
+                 "the folder to write into");
   app.add_option("--device", device, "Where to run: auto (the GPU when usable, else the CPU), cuda or cpu")
       ->default_str("auto");
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
@@ -114,6 +214,21 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--quality", quality, "JPEG quality, 1 to 100")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
+  const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
+  app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
+                 "written under the same relative paths (no absolute paths, no '..')")->type_name("LIST")->group(batch_group);
+  app.add_option("--format", flags.format, "Output format for every file (png, jpg, ...); default: the input's "
+                 "extension, png where gpuimg cannot write it")->type_name("EXT")->group(batch_group);
+  app.add_option("--jobs", flags.jobs, "Decode and encode threads, and images in flight per stage")
+      ->type_name("N")->default_str("hardware threads")->group(batch_group);
+  app.add_option("--shard", flags.shard, "K/N: only the Kth of N interleaved shares of the sorted file list, so N "
+                 "runs cover every file once")->type_name("K/N")->group(batch_group);
+  app.add_flag("--no-recursive", flags.no_recursive, "Only the images directly in each INPUT folder")->group(batch_group);
+  app.add_flag("--skip-existing", flags.skip_existing, "Skip files whose output exists (resume a run)")->group(batch_group);
+  app.add_flag("--fail-fast", flags.fail_fast, "Stop at the first failed file")->group(batch_group);
+  app.add_flag("--quiet", flags.quiet, "No progress line")->group(batch_group);
+  app.add_flag("--progress", flags.progress, "A progress line on stderr even when it is not a terminal")
+      ->group(batch_group);
 
   const OpOptions op_options = add_op_options(app, "Operations (in the order given; any may repeat)");
   // Subcommands; an INPUT named like one is written ./compare.
@@ -149,7 +264,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
     if (compare.chosen() || golden.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
-      if (!cmd.input.empty() || !pipeline_in_order(app, op_options).empty() || cmd.verbose)
+      if (!paths.empty() || !flags.first_given().empty() || !pipeline_in_order(app, op_options).empty() || cmd.verbose)
         throw UsageError(std::string(compare.chosen() ? "compare" : "golden") +
                          ": takes no operations, -v or images of the processing command");
       if (compare.chosen()) result.compare = compare.command();
@@ -159,8 +274,18 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cmd.pipeline = pipeline_in_order(app, op_options);
     // After the ops: in "gpuimg in.png --blur out.png" the clearer complaint
     // is that --blur got 'out.png' as its radius.
-    if (cmd.input.empty() || cmd.output.empty())
-      throw UsageError(cmd.input.empty() ? "missing INPUT and OUTPUT" : "missing OUTPUT");
+    const bool listed = !flags.files_from.empty();
+    if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
+    if (paths.size() == 1 && !listed) throw UsageError("missing OUTPUT");
+    if (listed || paths.size() > 2 || names_folder(paths.back())) {
+      if (cmd.verbose) throw UsageError("-v: only for one image; a batch prints a summary");
+      result.batch = batch_command(paths, flags, cmd);
+      return result;
+    }
+    if (!flags.first_given().empty())
+      throw UsageError(flags.first_given() + ": only for a batch (several INPUTs, an output FOLDER/, or --files-from)");
+    cmd.input = paths[0];
+    cmd.output = paths[1];
   } catch (const UsageError& e) {
     std::cerr << "gpuimg: " << e.what() << hint() << "\n";
     result.exit_code = static_cast<int>(ExitCode::usage);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "backend.hpp"
+#include "batch_command.hpp"
 #include "codec.hpp"
 #include "compare_command.hpp"
 #include "golden_command.hpp"
@@ -23,8 +24,8 @@ struct Command {
   bool verbose = false;
 };
 
-// What parse_command_line decided: run `command`, run one of the
-// subcommands, or just exit with `exit_code` (after --help, --version,
+// What parse_command_line decided: run `command` (one image) or `batch`
+// (several), run one of the subcommands, or just exit with `exit_code` (after --help, --version,
 // --list-ops, or a usage error it has printed).
 struct ParseResult {
   bool run = false;
@@ -32,6 +33,7 @@ struct ParseResult {
   Command command;
   std::optional<CompareCommand> compare;
   std::optional<GoldenCommand> golden;
+  std::optional<BatchCommand> batch;
 };
 
 ParseResult parse_command_line(int argc, const char* const* argv);

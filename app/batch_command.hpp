@@ -1,0 +1,35 @@
+#pragma once
+// `gpuimg INPUT... [OP ...] FOLDER/` and `--files-from`: many images in one
+// run, with per-file errors, a progress line, a summary and Ctrl-C handling.
+#include <string>
+
+#include "backend.hpp"
+#include "batch_items.hpp"
+#include "codec.hpp"
+#include "pipeline.hpp"
+
+namespace gpuimg {
+
+enum class ProgressMode { automatic, always, never };  // automatic: when stderr is a terminal
+
+struct BatchCommand {
+  Sources sources;
+  std::string files_from;  // a file of paths, one a line; "-" is stdin; empty: none
+  std::string output_dir;
+  std::string format;      // output extension; empty keeps the input's
+  Pipeline pipeline;
+  DeviceChoice device = DeviceChoice::automatic;
+  ReadOptions read;
+  WriteOptions write;
+  int jobs = 1;
+  Shard shard;
+  bool skip_existing = false;
+  bool fail_fast = false;
+  ProgressMode progress = ProgressMode::automatic;
+};
+
+// Runs the batch; returns 0, 1 (a file failed), 2, 3 (as for one image), or
+// 128 + the signal's number after SIGINT (130) or SIGTERM.
+int run_batch_command(const BatchCommand& cmd);
+
+}  // namespace gpuimg
