@@ -82,7 +82,8 @@ Shard parse_shard(const std::string& text) {
 
 std::string map_output(const std::string& output_dir, const std::string& relative, const std::string& extension) {
   const fs::path rel = fs::path(relative).lexically_normal();
-  bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || rel.filename().empty();
+  bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || rel.filename().empty() ||
+                 rel.filename() == ".";
   for (const fs::path& part : rel)
     if (part == "..") escapes = true;
   if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..')");
