@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -24,10 +25,12 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // Set by the handler, read by the workers between files; nothing else
-// happens in the handler.
-volatile std::sig_atomic_t g_signal = 0;
+// happens in the handler. Lock-free, so safe to store to from a handler and
+// seen by every thread.
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void on_signal(int signo) { g_signal = signo; }
+extern "C" void on_signal(int signo) { g_signal.store(signo, std::memory_order_relaxed); }
 
 void install_signal_handlers() {
   struct sigaction action {};
@@ -153,6 +156,8 @@ class ProgressTicker {
 
 int execute(const BatchCommand& cmd) {
   install_signal_handlers();
+  // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
+  auto selection = std::async(std::launch::async, [&] { return select_backend(cmd.device); });
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
   std::error_code ec;
@@ -175,13 +180,13 @@ int execute(const BatchCommand& cmd) {
   }
 
   BatchSettings settings;
-  settings.backend = select_backend(cmd.device).backend;
+  settings.backend = selection.get().backend;
   settings.pipeline = cmd.pipeline;
   settings.read = cmd.read;
   settings.write = cmd.write;
   settings.jobs = cmd.jobs;
   std::atomic<bool> failed_fast{false};
-  const auto stop = [&] { return g_signal != 0 || failed_fast; };
+  const auto stop = [&] { return g_signal.load(std::memory_order_relaxed) != 0 || failed_fast; };
   const auto report = [&](const BatchItem&, Outcome outcome, const std::string& problem) {
     console.count(outcome, problem);
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;
@@ -195,7 +200,7 @@ int execute(const BatchCommand& cmd) {
     console.summary(false);
     return static_cast<int>(ExitCode::device);
   }
-  const int signo = g_signal;
+  const int signo = g_signal.load();
   console.summary(signo != 0);
   if (signo != 0) return 128 + signo;
   return console.counts().failed > 0 ? static_cast<int>(ExitCode::failure) : static_cast<int>(ExitCode::ok);

@@ -151,6 +151,16 @@ TEST_F(CliBatch, SkipExistingSkipsExactlyTheExistingOutputs) {
   EXPECT_EQ(files_under(tmp_ / "out"), std::set<std::string>(kGood.begin(), kGood.end()));
 }
 
+TEST_F(CliBatch, AnOutputFolderThatCannotBeMadeFailsThoseFilesAlone) {
+  fs::create_directory(tmp_ / "out");
+  write_bytes(tmp_ / "out" / "sub", "a file where a folder must go");
+  const RunResult r = batch({});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: out/sub/b.jpg: cannot create its folder: not a directory\n")) << r.err;
+  EXPECT_TRUE(has(r.err, summary(2, 3, 0))) << r.err;
+  EXPECT_EQ(files_under(tmp_ / "out"), (std::set<std::string>{"a.png", "ga.png", "sub"}));
+}
+
 TEST_F(CliBatch, ShardsCoverEveryFileExactlyOnce) {
   std::multiset<std::string> outputs;
   int failures = 0;

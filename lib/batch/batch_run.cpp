@@ -65,7 +65,7 @@ class Batch {
     } catch (const std::bad_alloc&) {
       finish(item, Outcome::failed, item.input + ": out of memory");
     } catch (const std::filesystem::filesystem_error& e) {
-      finish(item, Outcome::failed, item.output + ": " + e.code().message());
+      finish(item, Outcome::failed, item.output + ": cannot create its folder: " + errno_text(e.code().value()));
     }
     return false;
   }
