@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -16,7 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "backend.hpp"
 #include "batch_items.hpp"
+#include "batch_run.hpp"
 #include "codec.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
@@ -317,6 +320,72 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   EXPECT_NE(clash[1].problem.find("a.png: its output " + (tmp / "out" / "a.png").string() + " is also"),
             std::string::npos)
       << clash[1].problem;
+}
+
+// ---- the staged pipeline (the CUDA shape) on the CPU ---------------------------
+
+struct Tally {
+  std::atomic<int> processed{0}, failed{0};
+  ReportFn report() {
+    return [this](const BatchItem&, Outcome o, const std::string&) { ++(o == Outcome::processed ? processed : failed); };
+  }
+};
+
+BatchSettings cpu_settings(int jobs) {
+  BatchSettings settings;
+  settings.pipeline = {parse_stage("blur", {"1"}), parse_stage("invert", {})};
+  settings.jobs = jobs;
+  return settings;
+}
+
+TEST(BatchStaged, GivesTheSameBytesAsTheWorkers) {
+  TempDir tmp;
+  make_input_tree(tmp / "in");
+  const BatchSettings settings = cpu_settings(2);
+  const auto never = [] { return false; };
+  Tally workers, staged;
+  run_batch(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("workers"), ""), settings, never, workers.report());
+  run_batch_staged(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("staged"), ""), settings,
+                   [&](Image& img) { run_cpu(img, settings.pipeline); }, never, staged.report());
+  EXPECT_EQ(staged.processed, 4);
+  EXPECT_EQ(staged.failed, 1);
+  EXPECT_EQ(workers.processed, 4);
+  ASSERT_EQ(files_under(tmp / "staged"), std::set<std::string>(kGood.begin(), kGood.end()));
+  for (const std::string& rel : kGood) EXPECT_EQ(read_bytes(tmp / "staged" / rel), read_bytes(tmp / "workers" / rel)) << rel;
+}
+
+std::vector<BatchItem> many_items(const TempDir& tmp, int n) {
+  fs::create_directory(tmp / "in");
+  write_image(tmp.file("in/000.png"), random_image(64, 48, 3, Depth::U8, 9));
+  for (int i = 1; i < n; ++i) fs::copy_file(tmp / "in" / "000.png", tmp / "in" / (std::to_string(1000 + i) + ".png"));
+  return plan_batch({{tmp.file("in")}, {}, true}, tmp.file("out"), "");
+}
+
+// A failing device stops everything: no thread is left waiting on a queue,
+// and the error comes back to the caller.
+TEST(BatchStaged, ADeviceErrorStopsTheBatchAndIsRethrown) {
+  TempDir tmp;
+  const std::vector<BatchItem> items = many_items(tmp, 60);
+  std::atomic<int> calls{0};
+  Tally tally;
+  const auto process = [&](Image&) {
+    if (++calls == 3) throw DeviceError("cudaMemcpy: an illegal memory access was encountered");
+  };
+  EXPECT_THROW(run_batch_staged(items, cpu_settings(3), process, [] { return false; }, tally.report()), DeviceError);
+  EXPECT_EQ(calls, 3);
+  EXPECT_LE(tally.processed, 2);
+  EXPECT_EQ(tally.failed, 0);
+}
+
+TEST(BatchStaged, StopsTakingFilesOnceAskedTo) {
+  TempDir tmp;
+  const std::vector<BatchItem> items = many_items(tmp, 60);
+  Tally tally;
+  const auto stop = [&] { return tally.processed >= 2; };
+  run_batch_staged(items, cpu_settings(2), [](Image&) {}, stop, tally.report());
+  EXPECT_GE(tally.processed, 2);
+  EXPECT_LT(tally.processed, 60);
+  EXPECT_EQ(files_under(tmp / "out").size(), static_cast<std::size_t>(tally.processed.load()));
 }
 
 // ---- the GPU: one context, decode and encode threads around it --------------

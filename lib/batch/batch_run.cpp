@@ -26,11 +26,13 @@ class Batch {
         const ReportFn& report)
       : items_(items), settings_(settings), stop_(stop), report_(report) {}
 
-  void run() {
-    if (settings_.backend == Backend::cpu)
-      run_workers(settings_.jobs, [&] { cpu_worker(); });
-    else
-      run_gpu_pipeline();
+  void run_on_workers() {
+    run_workers(settings_.jobs, [&] { cpu_worker(); });
+    if (device_error_) std::rethrow_exception(device_error_);
+  }
+
+  void run_staged(const std::function<void(Image&)>& process) {
+    run_pipeline_stages(process);
     if (device_error_) std::rethrow_exception(device_error_);
   }
 
@@ -97,13 +99,13 @@ class Batch {
     }
   }
 
-  void run_gpu_pipeline() {
+  void run_pipeline_stages(const std::function<void(Image&)>& process) {
     const std::size_t depth = static_cast<std::size_t>(settings_.jobs);
     BoundedQueue<Decoded> decoded(depth), done(depth);
     std::atomic<int> decoders_left{settings_.jobs};
-    std::thread gpu([&] {
+    std::thread device([&] {
       while (std::optional<Decoded> d = decoded.pop()) {
-        if (!stopping() && attempt(*d->item, [&] { run_cuda(d->image, settings_.pipeline); })) done.push(std::move(*d));
+        if (!stopping() && attempt(*d->item, [&] { process(d->image); })) done.push(std::move(*d));
         if (aborted_) decoded.close();  // wakes decoders waiting for room
       }
       done.close();
@@ -120,7 +122,7 @@ class Batch {
       }
       if (--decoders_left == 0) decoded.close();
     });
-    gpu.join();
+    device.join();
     encoders.join();
   }
 
@@ -145,7 +147,16 @@ class Batch {
 
 void run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
                const ReportFn& report) {
-  Batch(items, settings, stop, report).run();
+  if (settings.backend == Backend::cpu)
+    Batch(items, settings, stop, report).run_on_workers();
+  else
+    run_batch_staged(items, settings, [&](Image& img) { run_cuda(img, settings.pipeline); }, stop, report);
+}
+
+void run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                      const std::function<void(Image&)>& process, const std::function<bool()>& stop,
+                      const ReportFn& report) {
+  Batch(items, settings, stop, report).run_staged(process);
 }
 
 }  // namespace gpuimg

@@ -37,4 +37,12 @@ using ReportFn = std::function<void(const BatchItem&, Outcome, const std::string
 void run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
                const ReportFn& report);
 
+// The CUDA shape with any processing stage: `jobs` decode threads, one
+// thread calling process(image) for every image, `jobs` encode threads, and
+// queues `jobs` deep between them. run_batch passes run_cuda; the tests pass
+// run_cpu, so the queues are tested where there is no GPU.
+void run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                      const std::function<void(Image&)>& process, const std::function<bool()>& stop,
+                      const ReportFn& report);
+
 }  // namespace gpuimg
