@@ -121,7 +121,8 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   BatchCommand batch;
   batch.output_dir = paths.back();
   std::error_code ec;
-  const bool folder = batch.output_dir.back() == '/' || std::filesystem::is_directory(batch.output_dir, ec);
+  const bool folder = (!batch.output_dir.empty() && batch.output_dir.back() == '/') ||
+                      std::filesystem::is_directory(batch.output_dir, ec);
   if (!folder) {
     if (paths.size() > 2)
       throw UsageError("unexpected argument '" + batch.output_dir +

@@ -20,6 +20,7 @@
 #include "backend.hpp"
 #include "batch_items.hpp"
 #include "batch_run.hpp"
+#include "cli.hpp"
 #include "codec.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
@@ -280,6 +281,37 @@ TEST(CliBatchInterrupt, StopsPromptlyLeavingNoPartialFile) {
   EXPECT_TRUE(has(rest.err, summary(kFiles - static_cast<int>(written.size()), 0, static_cast<int>(written.size()))))
       << rest.err;
   EXPECT_EQ(files_under(tmp / "out").size(), static_cast<std::size_t>(kFiles));
+}
+
+// ---- which form runs -----------------------------------------------------------
+
+// Whether parse_command_line chose the batch form for `args`, run in `dir`.
+bool chooses_batch(const fs::path& dir, std::vector<std::string> args) {
+  const fs::path here = fs::current_path();
+  fs::current_path(dir);
+  std::vector<const char*> argv = {"gpuimg"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  testing::internal::CaptureStderr();
+  const ParseResult r = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  const std::string err = testing::internal::GetCapturedStderr();
+  fs::current_path(here);
+  EXPECT_EQ(err, "");
+  EXPECT_NE(r.run, r.batch.has_value());
+  return r.batch.has_value();
+}
+
+TEST(BatchForm, ChosenOnlyByTheDocumentedRules) {
+  TempDir tmp;
+  fs::create_directory(tmp / "dir");
+  fs::create_directory(tmp / "dir.png");
+  EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "--invert", "b.png"}));
+  EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "dir.png"})) << "a directory named like an image is not a folder";
+  EXPECT_FALSE(chooses_batch(tmp.path(), {"dir", "b.png"})) << "a folder INPUT alone does not choose it";
+  EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "dir"}));
+  EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "missing/"}));
+  EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "dir.png/"}));
+  EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "b.png", "dir.png"}));
+  EXPECT_TRUE(chooses_batch(tmp.path(), {"--files-from", "-", "--invert", "dir"}));
 }
 
 // ---- the planning rules, directly -------------------------------------------
