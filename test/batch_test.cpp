@@ -127,6 +127,15 @@ TEST_F(CliBatch, SeveralFilesIntoAnExistingFolder) {
   EXPECT_EQ(files_under(tmp_ / "dest"), (std::set<std::string>{"a.png", "b.jpg"}));
 }
 
+TEST_F(CliBatch, AMissingInputIsOneFailedFile) {
+  const RunResult r = run_binary(args({"in/a.png", "nothere/", "gone.png"}, args(kOps, {"out/"})), {tmp_.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: nothere/: no such file")) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: gone.png: no such file")) << r.err;
+  EXPECT_TRUE(has(r.err, summary(1, 2, 0))) << r.err;
+  EXPECT_EQ(files_under(tmp_ / "out"), std::set<std::string>{"a.png"});
+}
+
 TEST_F(CliBatch, HostileListedPathsAreRefusedAndNothingLeavesTheOutputFolder) {
   fs::create_directory(tmp_ / "work");
   fs::copy_file(tmp_ / "in" / "a.png", tmp_ / "outside.png");

@@ -58,6 +58,13 @@ void walk(const std::string& folder, bool recursive, const std::string& output_d
   }
 }
 
+// "a/b.png" -> "b.png"; "missing/" -> "missing", so that a folder INPUT
+// that does not exist fails as "no such file" rather than as a bad name.
+std::string file_name(const std::string& path) {
+  const fs::path p(path);
+  return (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+}
+
 std::string output_extension(const std::string& input, const std::string& format) {
   if (!format.empty()) return format;
   const std::string ext = lower_extension(input);
@@ -99,7 +106,7 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     if (fs::is_directory(path, ec))
       walk(path, sources.recursive, output_dir, found);
     else
-      found.push_back({path, fs::path(path).filename().string()});
+      found.push_back({path, file_name(path)});
   }
   for (const std::string& path : sources.listed) found.push_back({path, path});
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
