@@ -282,7 +282,9 @@ TEST(CompareOracle, ShiftedImagesAgreeWithOpenCv) {
         EXPECT_EQ(c.overall.max_diff, cv::norm(ma, mb, cv::NORM_INF));
         EXPECT_NEAR(c.overall.mae, cv::norm(ma, mb, cv::NORM_L1) / n, 1e-9 * max_sample(depth));
         EXPECT_NEAR(c.overall.rmse, cv::norm(ma, mb, cv::NORM_L2) / std::sqrt(n), 1e-9 * max_sample(depth));
-        if (c.overall.max_diff > 0) EXPECT_NEAR(c.overall.psnr, cv::PSNR(ma, mb, max_sample(depth)), 1e-9);
+        if (c.overall.max_diff > 0) {
+          EXPECT_NEAR(c.overall.psnr, cv::PSNR(ma, mb, max_sample(depth)), 1e-9);
+        }
         const std::vector<double> ssim = opencv_ssim(a, b);
         double mean = 0;
         for (int ch = 0; ch < channels; ++ch) {
