@@ -2,6 +2,7 @@
 // Host-side entry points of the CUDA kernels. Each enqueues its work on the
 // stage's stream and returns the launch's error code; the caller turns a
 // failure into a DeviceError naming the stage.
+#include <algorithm>
 #include <cstddef>
 
 #include <cuda_runtime.h>
@@ -27,5 +28,32 @@ cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p
 
 // cudaSuccess when this binary holds code the current device can run.
 cudaError_t check_kernel_image();
+
+// Launches the stage `rec`, which is record `stage` of `device_ops`, by its
+// op's kind: the dispatch kernel, or the op's own launch path.
+inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage& s, const OpRecord* device_ops) {
+  cudaError_t result = cudaErrorInvalidValue;
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (Op::kind == Kind::stencil)
+      result = launch_stencil(s, device_ops, stage, rec.halo);
+    else
+      result = launch_custom(tag, s, rec.get<Op>());
+  });
+  return result;
+}
+
+// The scratch the custom ops of `ops` need at once, for one image shape.
+template <class Records>
+std::size_t scratch_bytes(const Records& ops, int width, int height, int channels) {
+  std::size_t most = 0;
+  for (const OpRecord& rec : ops)
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if constexpr (Op::kind == Kind::custom)
+        most = std::max(most, Op::scratch_bytes(rec.get<Op>(), width, height, channels));
+    });
+  return most;
+}
 
 }  // namespace gpuimg

@@ -51,30 +51,6 @@ class Timeline {
   std::size_t next_ = 0;
 };
 
-std::size_t scratch_bytes(const Pipeline& pipeline, const Image& img) {
-  std::size_t most = 0;
-  for (const OpRecord& rec : pipeline)
-    visit_op(rec.id, [&](auto tag) {
-      using Op = typename decltype(tag)::type;
-      if constexpr (Op::kind == Kind::custom)
-        most = std::max(most, Op::scratch_bytes(rec.get<Op>(), img.width, img.height, img.channels));
-    });
-  return most;
-}
-
-cudaError_t launch_stage(const Pipeline& pipeline, int i, const CudaStage& s, const OpRecord* device_ops) {
-  const OpRecord& rec = pipeline[i];
-  cudaError_t result = cudaErrorInvalidValue;
-  visit_op(rec.id, [&](auto tag) {
-    using Op = typename decltype(tag)::type;
-    if constexpr (Op::kind == Kind::stencil)
-      result = launch_stencil(s, device_ops, i, rec.halo);
-    else
-      result = launch_custom(tag, s, rec.get<Op>());
-  });
-  return result;
-}
-
 }  // namespace
 
 bool cuda_usable(std::string* detail) {
@@ -108,7 +84,7 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   const int stages = static_cast<int>(pipeline.size());
   Stream stream;
   DeviceBuffer ping(bytes, "the image"), pong(bytes, "the image"),
-      scratch(scratch_bytes(pipeline, img), "stage scratch"), ops(sizeof(OpRecord) * std::max(1, stages), "the pipeline");
+      scratch(scratch_bytes(pipeline, img.width, img.height, img.channels), "stage scratch"), ops(sizeof(OpRecord) * std::max(1, stages), "the pipeline");
   Timeline timeline(stages + 3, stream.get());
 
   timeline.mark();
@@ -123,7 +99,7 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   for (int i = 0; i < stages; ++i) {
     const CudaStage s{src, dst, img.width, img.height, img.channels, bytes_per_sample(img.depth), scratch.get(),
                       stream.get()};
-    check_cuda(launch_stage(pipeline, i, s, static_cast<const OpRecord*>(ops.get())),
+    check_cuda(launch_stage(pipeline[i], i, s, static_cast<const OpRecord*>(ops.get())),
           "launching stage " + std::to_string(i + 1) + " (" + describe(pipeline[i]) + ")");
     std::swap(src, dst);
     timeline.mark();

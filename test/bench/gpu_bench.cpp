@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
   const std::vector<Shape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
                                      {3840, 2160, 1, 2, "gray16"}, {7680, 4320, 1, 2, "gray16"}};
-  std::vector<std::pair<std::string, std::vector<std::string>>> ops = {{"invert", {}}, {"sharpen", {"1"}}};
-  for (const char* r : {"1", "3", "8", "25", "64", "256"}) ops.push_back({"blur", {r}});
+  std::vector<OpRecord> records = {parse_stage("invert", {}), parse_stage("sharpen", {"1"})};
+  for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
 
   cudaStream_t s;
   check(cudaStreamCreate(&s), "stream");
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       check(cudaMemcpy(src[i], host.data(), bytes, cudaMemcpyHostToDevice), "upload");
     }
     void* scratch = nullptr;
-    check(cudaMalloc(&scratch, size_t(sh.width) * sh.height * sh.channels * 4), "malloc");
+    check(cudaMalloc(&scratch, scratch_bytes(records, sh.width, sh.height, sh.channels)), "malloc");
     OpRecord* d_ops = nullptr;
     check(cudaMalloc(&d_ops, sizeof(OpRecord)), "malloc");
 
@@ -95,21 +95,12 @@ int main(int argc, char** argv) {
     });
     std::printf("%-14s %-10s %-6s %10.4f %9.0f %8.2f\n", "copy", size.c_str(), sh.name, copy, 2 * bytes / copy / 1e6,
                 1.0);
-    for (const auto& [name, values] : ops) {
-      const OpRecord rec = parse_stage(name, values);
+    for (const OpRecord& rec : records) {
       check(cudaMemcpy(d_ops, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
       const double ms = time_ms(reps, s, [&](int i) {
         const CudaStage st{src[i % sets], dst[i % sets], sh.width, sh.height, sh.channels, sh.bytes_per_sample,
                            scratch, s};
-        cudaError_t e = cudaSuccess;
-        visit_op(rec.id, [&](auto tag) {
-          using Op = typename decltype(tag)::type;
-          if constexpr (Op::kind == Kind::stencil)
-            e = launch_stencil(st, d_ops, 0, rec.halo);
-          else
-            e = launch_custom(tag, st, rec.get<Op>());
-        });
-        check(e, "launch");
+        check(launch_stage(rec, 0, st, d_ops), "launch");
       });
       std::string label = describe(rec);
       std::replace(label.begin(), label.end(), ' ', '_');
