@@ -8,7 +8,6 @@
 #include "cli.hpp"
 #include "diff_image.hpp"
 #include "error.hpp"
-#include "file_util.hpp"
 #include "report_json.hpp"
 
 namespace gpuimg {
@@ -39,10 +38,7 @@ std::string text_report(const CompareCommand& cmd, const Image& e, const Compari
 
 int execute(const CompareCommand& cmd) {
   if (!cmd.diff.empty()) {
-    for (const std::string& input : {cmd.expected, cmd.actual})
-      if (same_file(input, cmd.diff))
-        throw UsageError(cmd.diff + ": is an input file; gpuimg never overwrites its input");
-    check_output_path(cmd.diff);
+    check_output_path(cmd.diff, {cmd.expected, cmd.actual});
   }
   const Image expected = read_image(cmd.expected, cmd.read);
   const Image actual = read_image(cmd.actual, cmd.read);

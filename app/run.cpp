@@ -7,7 +7,6 @@
 #include <new>
 
 #include "error.hpp"
-#include "file_util.hpp"
 
 namespace gpuimg {
 namespace {
@@ -31,9 +30,7 @@ void print_plan(const Command& cmd, const Image& img, const BackendSelection& wh
 
 int execute(const Command& cmd) {
   const auto start = Clock::now();
-  if (same_file(cmd.input, cmd.output))
-    throw UsageError(cmd.output + ": is the input file; gpuimg never overwrites its input");
-  check_output_path(cmd.output);
+  check_output_path(cmd.output, {cmd.input});
 
   // CUDA's start-up takes tens of milliseconds: overlap it with decoding.
   double device_ms = 0;

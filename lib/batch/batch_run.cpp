@@ -76,10 +76,8 @@ class Batch {
   // planning, an output naming its input, the output's folder.
   Image read(const BatchItem& item) {
     if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
-    if (same_file(item.input, item.output))
-      throw UsageError(item.output + ": is the input file; gpuimg never overwrites its input");
     std::filesystem::create_directories(parent_directory(item.output));
-    check_output_path(item.output);
+    check_output_path(item.output, {item.input});
     return read_image(item.input, settings_.read);
   }
 

@@ -174,6 +174,14 @@ void check_output_path(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
 }
 
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs)
+    if (same_file(input, path))
+      throw UsageError(path + ": is " + (inputs.size() == 1 ? "the input file" : "an input file") +
+                       "; gpuimg never overwrites its input");
+  check_output_path(path);
+}
+
 std::vector<std::string> writable_extensions() {
   std::vector<std::string> out;
   for (const OutputFormat& f : kOutputFormats) out.emplace_back(f.extension);

@@ -33,6 +33,11 @@ void write_image(const std::string& path, const Image& img, const WriteOptions& 
 // an unsupported extension, a missing or unwritable directory. Throws OutputError.
 void check_output_path(const std::string& path);
 
+// The same, after refusing (UsageError) an output that is one of `inputs`,
+// compared by device and inode so that links count: an input is never
+// overwritten.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
+
 // Lower-case extensions (without the dot) this build can write / read.
 std::vector<std::string> writable_extensions();
 std::vector<std::string> readable_extensions();
