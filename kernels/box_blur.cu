@@ -1,4 +1,5 @@
-// Box blur on the GPU: the two sliding-sum passes of ops/blur.hpp. Each
+// Box blur on the GPU for radii past Blur::kMaxFusedRadius (box_blur_fused.cu
+// takes the rest): the two sliding-sum passes of ops/blur.hpp. Each
 // thread of the horizontal pass owns a segment of a row, each thread of the
 // vertical pass one sample column over a band of rows; a segment or band is
 // at least as long as the window, so the O(window) start of each costs at
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "box_blur_paths.hpp"
 #include "cuda_launch.hpp"
 
 namespace gpuimg {
@@ -146,6 +148,7 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 }  // namespace
 
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
+  if (p.radius <= Blur::kMaxFusedRadius) return launch_fused_blur(s, p.radius);
   return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, p) : launch<std::uint16_t>(s, p);
 }
 

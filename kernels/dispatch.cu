@@ -1,92 +1,252 @@
-// The dispatch kernel: one launch per stencil stage. Each block loads its
-// tile plus the stage's halo into shared memory (border replicate), then every
-// thread runs the stage's op on its pixel. The op id is the same for the
-// whole grid, so the switch never diverges.
+// The dispatch kernels: one launch per stencil stage, reading the stage's
+// record and switching on its op id (the same for the whole grid, so the
+// switch never diverges). A copy moves 16 bytes per load and per store; these
+// kernels are built to do the same, because a stage that touches each sample
+// a few times is otherwise limited by load/store instructions, not by memory.
+//
+// Halo 0 (point ops): the image is a flat run of pixel groups of 16 or 48
+// bytes, each loaded and stored by one thread in 16-byte vectors.
+//
+// Halo H > 0: a block stages a 128x16 pixel tile plus its halo in shared
+// memory, copied row by row in 16-byte vectors (border-replicated byte by
+// byte in the blocks at the image's left and right edges). Each thread then
+// lifts a window of 4 + 2H pixels by 2 + 2H rows into registers as 32-bit
+// words, runs the op on 4 pixels of 2 rows, and packs the results into a
+// staging row that its warp writes back in 16-byte vectors.
 #include <algorithm>
 #include <cstdint>
 
 #include "cuda_launch.hpp"
-#include "view.hpp"
+#include "register_views.hpp"
+#include "row_io.cuh"
 
 namespace gpuimg {
 namespace {
 
-constexpr int kBlockX = 32;
-constexpr int kBlockY = 8;
 constexpr int kMaxGridY = 65535;
 
-template <class Op, class T>
-__device__ void apply_stencil(const TileView<T>& view, int x, int y, const OpRecord& rec, T* out) {
+template <int Bytes> struct Words16 {
+  static_assert(Bytes % 16 == 0, "groups are whole 16-byte vectors");
+  uint4 v[Bytes / 16];
+};
+
+template <class Op, class View, class T>
+__device__ __forceinline__ void apply_op(const View& view, int x, int y, const OpRecord& rec, T* out) {
   if constexpr (Op::kind == Kind::stencil)
     Op::apply(view, x, y, rec.get<Op>(), out);
   else
     __trap();  // the host never sends a custom op here
 }
 
-template <class T>
-__global__ void dispatch_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height,
-                                int channels, const OpRecord* __restrict__ ops, int stage, int tiles_y) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  T* tile = reinterpret_cast<T*>(smem);
-  const OpRecord& rec = ops[stage];
-  const int halo = rec.halo;
-  const int tile_w = kBlockX + 2 * halo;
-  const int tile_h = kBlockY + 2 * halo;
-  const int tid = threadIdx.y * kBlockX + threadIdx.x;
-  const int ox = blockIdx.x * kBlockX - halo;
-  const int x = blockIdx.x * kBlockX + threadIdx.x;
-
-  // Tall images have more tile rows than a grid may hold: walk them.
-  for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
-    const int oy = ty * kBlockY - halo;
-    for (int i = tid; i < tile_w * tile_h; i += kBlockX * kBlockY) {
-      const int sx = clamp_index(ox + i % tile_w, width);
-      const int sy = clamp_index(oy + i / tile_w, height);
-      const T* s = src + (static_cast<size_t>(sy) * width + sx) * channels;
-      for (int c = 0; c < channels; ++c) tile[i * channels + c] = s[c];
-    }
-    __syncthreads();
-
-    const int y = ty * kBlockY + threadIdx.y;
-    if (x < width && y < height) {
-      const TileView<T> view{tile, ox, oy, tile_w, channels};
-      T* out = dst + (static_cast<size_t>(y) * width + x) * channels;
-      switch (rec.id) {
-#define GPUIMG_STENCIL_CASE(Op)               \
-  case OpId::Op:                              \
-    apply_stencil<Op>(view, x, y, rec, out); \
+// Runs record `rec` on one pixel, whichever op it holds.
+template <class View, class T>
+__device__ __forceinline__ void dispatch(const View& view, int x, int y, const OpRecord& rec, T* out) {
+  switch (rec.id) {
+#define GPUIMG_DISPATCH_CASE(Op)           \
+  case OpId::Op:                           \
+    apply_op<Op>(view, x, y, rec, out);    \
     break;
-        GPUIMG_OPS(GPUIMG_STENCIL_CASE)
-#undef GPUIMG_STENCIL_CASE
-        default:
-          __trap();
-      }
-    }
-    __syncthreads();  // the tile is reloaded for the next tile row
+    GPUIMG_OPS(GPUIMG_DISPATCH_CASE)
+#undef GPUIMG_DISPATCH_CASE
+    default:
+      __trap();
   }
 }
 
-template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
-  const int tiles_x = (s.width + kBlockX - 1) / kBlockX;
-  const int tiles_y = (s.height + kBlockY - 1) / kBlockY;
-  const dim3 grid(tiles_x, std::min(tiles_y, kMaxGridY));
-  const size_t smem = size_t(kBlockX + 2 * halo) * (kBlockY + 2 * halo) * s.channels * sizeof(T);
-  dispatch_kernel<T><<<grid, dim3(kBlockX, kBlockY), smem, s.stream>>>(
-      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width, s.height, s.channels, ops, stage, tiles_y);
+// ---- halo 0 ----------------------------------------------------------------
+
+// Pixels per group: the fewest whose bytes are a whole number of 16-byte vectors.
+template <class T, int C> __host__ __device__ constexpr int group_pixels() {
+  constexpr int b = C * static_cast<int>(sizeof(T));
+  return b % 16 == 0 ? 1 : (b % 8 == 0 ? 2 : (b % 4 == 0 ? 4 : (b % 2 == 0 ? 8 : 16)));
+}
+
+template <class T, int C>
+__global__ void __launch_bounds__(256) point_kernel(const T* __restrict__ src, T* __restrict__ dst, int width,
+                                                    long long pixels, const OpRecord* __restrict__ ops, int stage) {
+  constexpr int G = group_pixels<T, C>();
+  union Group {
+    Words16<G * C * sizeof(T)> words;
+    T s[G * C];
+  };
+  const OpRecord& rec = ops[stage];
+  const long long groups = pixels / G;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
+    Group in, out;
+    in.words = reinterpret_cast<const Words16<sizeof(Group)>*>(src)[g];
+#pragma unroll
+    for (int p = 0; p < G; ++p) {
+      const long long i = g * G + p;
+      const int y = static_cast<int>(i / width);
+      dispatch(PixelView<T, C>{in.s + p * C}, static_cast<int>(i - 1LL * y * width), y, rec, out.s + p * C);
+    }
+    reinterpret_cast<Words16<sizeof(Group)>*>(dst)[g] = out.words;
+  }
+  // The last pixels, fewer than a group, one per thread of the first block.
+  const long long i = groups * G + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (blockIdx.x == 0 && i < pixels) {
+    T px[C], o[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) px[c] = src[i * C + c];
+    const int y = static_cast<int>(i / width);
+    dispatch(PixelView<T, C>{px}, static_cast<int>(i - 1LL * y * width), y, rec, o);
+#pragma unroll
+    for (int c = 0; c < C; ++c) dst[i * C + c] = o[c];
+  }
+}
+
+template <class T, int C> cudaError_t launch_point(const CudaStage& s, const OpRecord* ops, int stage) {
+  const long long pixels = 1LL * s.width * s.height;
+  const long long groups = pixels / group_pixels<T, C>();
+  const int blocks = static_cast<int>(std::clamp<long long>((groups + 255) / 256, 1, 1 << 20));
+  point_kernel<T, C><<<blocks, 256, 0, s.stream>>>(static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width,
+                                                   pixels, ops, stage);
   return cudaGetLastError();
+}
+
+// ---- halo > 0 ----------------------------------------------------------------
+
+constexpr int kTileW = 128;   // pixels: 32 threads of 4 pixels
+constexpr int kTileH = 16;    // rows: 8 warps of 2 rows
+constexpr int kPixelsPerThread = 4;
+constexpr int kRowsPerThread = 2;
+constexpr int kWarps = kTileH / kRowsPerThread;
+
+template <class T, int C, int H> struct TileShape {
+  static constexpr int kPixelBytes = C * static_cast<int>(sizeof(T));
+  static constexpr int kRows = kTileH + 2 * H;
+  static constexpr int kRowBytes = (kTileW + 2 * H) * kPixelBytes;
+  // Room for a row shifted by up to 15 bytes to keep its vectors aligned,
+  // plus the word a thread reads past its window.
+  static constexpr int kStride = (kRowBytes + 15 + 4 + 15) / 16 * 16;
+  static constexpr int kOutBytes = kTileW * kPixelBytes;
+  static constexpr int kOutStride = (kOutBytes + 16 + 15) / 16 * 16;
+  static constexpr int kWindowWords = ((kPixelsPerThread + 2 * H) * kPixelBytes + 3) / 4;
+  static constexpr int kThreadOutWords = kPixelsPerThread * kPixelBytes / 4;
+  static constexpr int kSharedBytes = kRows * kStride + kTileH * kOutStride + kRows * 4;
+};
+
+template <class T, int C, int H>
+__global__ void __launch_bounds__(32 * kWarps)
+    tile_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height,
+                const OpRecord* __restrict__ ops, int stage, int tiles_y) {
+  using S = TileShape<T, C, H>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  unsigned char* tile = smem;
+  unsigned char* staged = smem + S::kRows * S::kStride;
+  int* shifts = reinterpret_cast<int*>(staged + kTileH * S::kOutStride);
+  const OpRecord& rec = ops[stage];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int ox = blockIdx.x * kTileW - H;
+  const bool inside = ox >= 0 && ox + kTileW + 2 * H <= width;
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  const unsigned char* in_end = in + static_cast<std::size_t>(width) * height * S::kPixelBytes;
+
+  for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+    const int oy = ty * kTileH - H;
+    for (int r = warp; r < S::kRows; r += kWarps) {
+      const int sy = clamp_index(oy + r, height);
+      unsigned char* row = tile + r * S::kStride;
+      if (inside) {
+        const int shift = copy_row_in(in + (static_cast<std::size_t>(sy) * width + ox) * S::kPixelBytes,
+                                      S::kRowBytes, in, in_end, row);
+        if (lane == 0) shifts[r] = shift;
+      } else {  // the left or right edge: replicate the border pixel by pixel
+        for (int b = lane; b < S::kRowBytes; b += 32) {
+          const int sx = clamp_index(ox + b / S::kPixelBytes, width);
+          row[b] = in[(static_cast<std::size_t>(sy) * width + sx) * S::kPixelBytes + b % S::kPixelBytes];
+        }
+        if (lane == 0) shifts[r] = 0;
+      }
+    }
+    __syncthreads();
+
+    // This thread's window: pixels x0 - H .. x0 + 3 + H of tile rows
+    // warp * 2 .. warp * 2 + 1 + 2H, as words.
+    constexpr int kWinRows = kRowsPerThread + 2 * H;
+    std::uint32_t win[kWinRows][S::kWindowWords];
+#pragma unroll
+    for (int j = 0; j < kWinRows; ++j) {
+      const int r = warp * kRowsPerThread + j;
+      const int at = lane * kPixelsPerThread * S::kPixelBytes + shifts[r];
+      const auto* w = reinterpret_cast<const std::uint32_t*>(tile + r * S::kStride) + (at >> 2);
+      std::uint32_t raw[S::kWindowWords + 1];
+#pragma unroll
+      for (int k = 0; k <= S::kWindowWords; ++k) raw[k] = w[k];
+#pragma unroll
+      for (int k = 0; k < S::kWindowWords; ++k) win[j][k] = __funnelshift_r(raw[k], raw[k + 1], 8 * (at & 3));
+    }
+
+    const int x0 = blockIdx.x * kTileW + lane * kPixelsPerThread;
+    const int y0 = ty * kTileH + warp * kRowsPerThread;
+#pragma unroll
+    for (int i = 0; i < kRowsPerThread; ++i) {
+      const WordWindowView<T, C, kWinRows, S::kWindowWords> view{win, x0 - H, y0 - H};
+      union {
+        T s[kPixelsPerThread * C];
+        std::uint32_t w[S::kThreadOutWords];
+      } out;
+#pragma unroll
+      for (int p = 0; p < kPixelsPerThread; ++p) dispatch(view, x0 + p, y0 + i, rec, out.s + p * C);
+      auto* o = reinterpret_cast<std::uint32_t*>(staged + (warp * kRowsPerThread + i) * S::kOutStride);
+#pragma unroll
+      for (int k = 0; k < S::kThreadOutWords; ++k) o[lane * S::kThreadOutWords + k] = out.w[k];
+    }
+    __syncwarp();
+
+    const int x_begin = blockIdx.x * kTileW;
+    const int n = (min(x_begin + kTileW, width) - x_begin) * S::kPixelBytes;
+#pragma unroll
+    for (int i = 0; i < kRowsPerThread; ++i) {
+      const int y = y0 + i;
+      if (y < height)
+        copy_row_out(staged + (warp * kRowsPerThread + i) * S::kOutStride,
+                     reinterpret_cast<unsigned char*>(dst) +
+                         (static_cast<std::size_t>(y) * width + x_begin) * S::kPixelBytes,
+                     n);
+    }
+    __syncthreads();  // the tile and staging rows are refilled for the next tile row
+  }
+}
+
+template <class T, int C, int H> cudaError_t launch_tile(const CudaStage& s, const OpRecord* ops, int stage) {
+  using S = TileShape<T, C, H>;
+  const int tiles_x = (s.width + kTileW - 1) / kTileW;
+  const int tiles_y = (s.height + kTileH - 1) / kTileH;
+  const dim3 grid(tiles_x, std::min(tiles_y, kMaxGridY));
+  tile_kernel<T, C, H><<<grid, dim3(32, kWarps), S::kSharedBytes, s.stream>>>(
+      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width, s.height, ops, stage, tiles_y);
+  return cudaGetLastError();
+}
+
+template <class T, int C> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
+  static_assert(kMaxStencilHalo == 1, "instantiate tile_kernel for every halo up to kMaxStencilHalo");
+  return halo == 0 ? launch_point<T, C>(s, ops, stage) : launch_tile<T, C, 1>(s, ops, stage);
+}
+
+template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
+  switch (s.channels) {
+    case 1: return launch<T, 1>(s, ops, stage, halo);
+    case 2: return launch<T, 2>(s, ops, stage, halo);
+    case 3: return launch<T, 3>(s, ops, stage, halo);
+    case 4: return launch<T, 4>(s, ops, stage, halo);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 }  // namespace
 
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord* device_ops, int stage, int halo) {
-  if (halo < 0 || halo > kMaxStencilHalo) return cudaErrorInvalidValue;
+  const bool aligned = (reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst)) % 16 == 0;
+  if (halo < 0 || halo > kMaxStencilHalo || !aligned) return cudaErrorInvalidValue;
   return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, device_ops, stage, halo)
                                  : launch<std::uint16_t>(s, device_ops, stage, halo);
 }
 
 cudaError_t check_kernel_image() {
   cudaFuncAttributes attr;
-  return cudaFuncGetAttributes(&attr, dispatch_kernel<std::uint8_t>);
+  return cudaFuncGetAttributes(&attr, point_kernel<std::uint8_t, 1>);
 }
 
 }  // namespace gpuimg

@@ -23,8 +23,10 @@ struct ParamSpec {
 // separable filter of any radius, a resize) bring their own launch path.
 enum class Kind { stencil, custom };
 
-// Ops whose halo is larger than this cannot be stencil ops: the tile of a
-// 32x8 block with this halo, at 4 channels of 16 bits, must fit in 48 KB.
-constexpr int kMaxStencilHalo = 16;
+// The largest halo a stencil op may declare. The dispatch kernel holds each
+// thread's (4 + 2H) x (2 + 2H) pixel window in registers and is instantiated
+// for every halo up to this; an op that needs more raises it (and pays in
+// registers and compile time).
+constexpr int kMaxStencilHalo = 1;
 
 }  // namespace gpuimg

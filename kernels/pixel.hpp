@@ -40,6 +40,18 @@ GPUIMG_HD double add_rn(double a, double b) {
 #endif
 }
 
+// An int as a double, exactly. On the device this assembles 2^52 + 2^51 +
+// 2^31 + i from its bits and subtracts the offset: one full-rate add where
+// a conversion instruction runs at a quarter of the rate.
+GPUIMG_HD double exact_double(int i) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(__hiloint2double(0x43380000, static_cast<int>(static_cast<unsigned>(i) ^ 0x80000000u)),
+                   -6755401588539392.0);
+#else
+  return i;
+#endif
+}
+
 // Round half up, then clamp to the sample range. v - floor(v) is exact, so
 // no value just under .5 is pushed over by the addition that floor(v + 0.5)
 // would do.
@@ -47,8 +59,16 @@ template <class T> GPUIMG_HD T round_saturate(double v) {
   constexpr int hi = SampleTraits<T>::max;
   if (!(v >= 0.5)) return T(0);
   if (v >= hi) return T(hi);
+#if defined(__CUDA_ARCH__)
+  // v + 2^52 rounded down lands on the integer grid: floor(v) + 2^52, whose
+  // low word is floor(v). Full-rate adds instead of floor and a conversion.
+  const double r = __dadd_rd(v, 0x1p52);
+  const double f = __dadd_rn(r, -0x1p52);
+  return T(__double2loint(r) + (__dadd_rn(v, -f) >= 0.5 ? 1 : 0));
+#else
   const double f = floor(v);
   return T(static_cast<int>(f) + (v - f >= 0.5 ? 1 : 0));
+#endif
 }
 
 // Mean of n integer samples, rounded half up: (sum + n/2) / n.

@@ -39,6 +39,24 @@ TEST(GpuBackend, FullHdEveryRadiusClass) {
       expect_backends_agree(random_image(1920, 1080, 3, d, 11), {parse_stage("blur", {r})});
 }
 
+// Each blur radius up to the fused pass's limit is its own kernel, and one
+// past it takes the two-pass path: every one, every channel count and
+// depth, at widths around the warps' 256- and 128-pixel strips (which
+// overlap by 2R) and heights spanning several row bands.
+TEST(GpuBackend, BlurEveryFusedRadiusAtStripEdges) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {5, 300}, {255, 9}, {513, 70}, {1000, 33}};
+  std::uint32_t seed = 40;
+  for (int r = 1; r <= Blur::kMaxFusedRadius + 1; ++r)
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("blur", {std::to_string(r)})});
+        }
+}
+
 // More tile rows than a grid holds (65535 x 8): the dispatch kernel walks them.
 TEST(GpuBackend, TallImageBeyondTheGridLimit) {
   GPUIMG_REQUIRE_GPU();

@@ -4,7 +4,10 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
+#include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "gpu.hpp"
@@ -55,6 +58,62 @@ TEST(PixelHelpers, DeviceMatchesHost) {
     EXPECT_EQ(device[i].index, host.index);
     EXPECT_EQ(std::memcmp(&device[i].mul_add, &host.mul_add, sizeof(double)), 0)
         << device[i].mul_add << " vs " << host.mul_add;  // bit-identical, not merely close
+  }
+}
+
+// The device's rounding is built from directed-rounding adds instead of
+// floor(): check it against the host on both sides of every half-integer a
+// sample can round to, and exact_double on ints of every magnitude.
+__global__ void rounding_kernel(const double* v, const int* ints, int n, int* u8, int* u16, double* exact) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    u8[i] = round_saturate<std::uint8_t>(v[i]);
+    u16[i] = round_saturate<std::uint16_t>(v[i]);
+    exact[i] = exact_double(ints[i]);
+  }
+}
+
+TEST(PixelHelpers, DeviceRoundingMatchesHostAtEveryHalf) {
+  GPUIMG_REQUIRE_GPU();
+  std::vector<double> v;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> frac(0.0, 1.0);
+  for (int k = -2; k <= 65537; ++k) {
+    const double half = k + 0.5;
+    v.insert(v.end(), {half, std::nextafter(half, -1e9), std::nextafter(half, 1e9), double(k), k + frac(rng)});
+  }
+  std::vector<int> ints(v.size());
+  std::uniform_int_distribution<int> any(INT_MIN, INT_MAX);
+  for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = i % 3 == 0 ? any(rng) : static_cast<int>(i) - 200000;
+  ints[0] = INT_MIN;
+  ints[1] = INT_MAX;
+  const int n = static_cast<int>(v.size());
+  double *d_v = nullptr, *d_exact = nullptr;
+  int *d_ints = nullptr, *d_u8 = nullptr, *d_u16 = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_v, n * sizeof(double)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_exact, n * sizeof(double)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_ints, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_u8, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_u16, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d_v, v.data(), n * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d_ints, ints.data(), n * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  rounding_kernel<<<256, 256>>>(d_v, d_ints, n, d_u8, d_u16, d_exact);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  std::vector<int> u8(n), u16(n);
+  std::vector<double> exact(n);
+  ASSERT_EQ(cudaMemcpy(u8.data(), d_u8, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(u16.data(), d_u16, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(exact.data(), d_exact, n * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (void* p : {static_cast<void*>(d_v), static_cast<void*>(d_exact), static_cast<void*>(d_ints),
+                  static_cast<void*>(d_u8), static_cast<void*>(d_u16)})
+    cudaFree(p);
+  int mismatches = 0;
+  for (int i = 0; i < n && mismatches < 10; ++i) {
+    const bool same = u8[i] == round_saturate<std::uint8_t>(v[i]) && u16[i] == round_saturate<std::uint16_t>(v[i]) &&
+                      exact[i] == static_cast<double>(ints[i]);
+    if (!same) {
+      ++mismatches;
+      ADD_FAILURE() << "v=" << v[i] << " int=" << ints[i] << ": device " << u8[i] << "/" << u16[i] << "/" << exact[i];
+    }
   }
 }
 

@@ -26,8 +26,12 @@ struct Blur {
   static Params make(const double* v) { return {static_cast<std::int32_t>(v[0])}; }
   static std::array<double, 1> values(const Params& p) { return {double(p.radius)}; }
 
-  // Horizontal window sums, one uint32 per sample: at most 8193 * 65535 < 2^32.
-  static std::size_t scratch_bytes(const Params&, int width, int height, int channels) {
+  // On the GPU, radii up to this run in one fused pass with no scratch;
+  // larger ones keep horizontal window sums, one uint32 per sample (at most
+  // 8193 * 65535 < 2^32), between two passes.
+  static constexpr int kMaxFusedRadius = 8;
+  static std::size_t scratch_bytes(const Params& p, int width, int height, int channels) {
+    if (p.radius <= kMaxFusedRadius) return 0;
     return static_cast<std::size_t>(width) * height * channels * sizeof(std::uint32_t);
   }
 

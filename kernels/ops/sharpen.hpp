@@ -32,7 +32,7 @@ struct Sharpen {
       const int centre = in.at(x, y, c);
       const int laplacian =
           4 * centre - in.at(x, y - 1, c) - in.at(x - 1, y, c) - in.at(x + 1, y, c) - in.at(x, y + 1, c);
-      out[c] = round_saturate<T>(add_rn(centre, mul_rn(p.amount, laplacian)));
+      out[c] = round_saturate<T>(add_rn(exact_double(centre), mul_rn(p.amount, exact_double(laplacian))));
     }
   }
 };
