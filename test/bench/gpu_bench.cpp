@@ -250,6 +250,10 @@ int bench(int most) {
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("# device: %s, %d SMs, %d MB L2\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+  std::printf("# most runs: %d\n", most);
+#if GPUIMG_BENCH_NPP
+  std::printf("# npp: %s\n", NppPeers::version().c_str());
+#endif
   std::printf("op\tsize\ttype\timpl\tbytes\tms\tnote\n");
 
   const std::vector<Shape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <nppcore.h>
 #include <nppi_arithmetic_and_logical_operations.h>
 #include <nppi_filtering_functions.h>
 
@@ -46,6 +47,11 @@ NppPeers::NppPeers(cudaStream_t stream) {
 }
 
 NppPeers::~NppPeers() { cudaFree(sharpen_kernel_); }
+
+std::string NppPeers::version() {
+  const NppLibraryVersion* v = nppGetLibVersion();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->build);
+}
 
 const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
   const bool rgb8 = is_rgb8(channels, bytes), gray16 = is_gray16(channels, bytes);

@@ -1,6 +1,8 @@
 #pragma once
 // NPP doing the work of gpuimg's ops, so the benchmark can time both on the
 // same input and compare their bytes. Built only where CMake found NPP.
+#include <string>
+
 #include <cuda_runtime.h>
 #include <nppdefs.h>
 
@@ -16,6 +18,9 @@ class NppPeers {
   ~NppPeers();
   NppPeers(const NppPeers&) = delete;
   NppPeers& operator=(const NppPeers&) = delete;
+
+  // "13.0.3", for the table's notes.
+  static std::string version();
 
   // The NPP function doing `rec`'s work on images of this layout, or nullptr
   // where NPP has none.
