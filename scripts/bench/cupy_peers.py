@@ -46,7 +46,7 @@ def median_ms(run, most):
         run(2)
         estimate = once(3)
         i = 4
-    reps = min(max(3, most), max(3, int(BUDGET_MS / estimate)))
+    reps = min(max(3, most), max(3, int(BUDGET_MS / max(estimate, 1e-3))))
     times = sorted(once(i + k) for k in range(reps))
     return times[len(times) // 2]
 

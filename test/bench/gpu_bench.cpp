@@ -71,7 +71,7 @@ class Timer {
       run(i++);
       estimate = once(run, i++);
     }
-    const int reps = std::clamp(static_cast<int>(kBudgetMs / estimate), 3, std::max(3, most));
+    const int reps = std::clamp(static_cast<int>(kBudgetMs / std::max(estimate, 1e-3)), 3, std::max(3, most));
     std::vector<float> t;
     for (int k = 0; k < reps; ++k) t.push_back(once(run, i++));
     std::sort(t.begin(), t.end());
