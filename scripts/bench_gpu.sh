@@ -36,11 +36,14 @@ if ! {
 fi
 machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | sed 's/, \(.*\)/, driver \1/')
 
+built=$SECONDS
 "$build/test/gpuimg_bench" "$most" >"$tmp/bench.tsv"
+benched=$SECONDS
 # A CuPy failure leaves the table without (some of) its CuPy rows, not without a table.
 if ! python3 scripts/bench/cupy_peers.py "$tmp/bench.tsv" "$build/gpuimg" "$most" >"$tmp/cupy.tsv"; then
   echo "bench_gpu.sh: the CuPy peers failed; the table lacks their rows" >&2
 fi
+peered=$SECONDS
 
 fragment=${OUT:+$OUT/perf-gpu-kernels.md}
 python3 scripts/bench/gpu_table.py "$tmp/bench.tsv" "$tmp/cupy.tsv" "$machine" "$command_line" \
@@ -48,4 +51,5 @@ python3 scripts/bench/gpu_table.py "$tmp/bench.tsv" "$tmp/cupy.tsv" "$machine" "
 if [ -z "$fragment" ]; then
   scripts/perf_doc.py gpu-kernels "$tmp/perf-gpu-kernels.md"
 fi
-echo "bench_gpu.sh: $((SECONDS - started)) s on $machine" >&2
+echo "bench_gpu.sh: build $((built - started)) s, gpuimg_bench $((benched - built)) s," \
+  "CuPy $((peered - benched)) s on $machine" >&2

@@ -52,11 +52,14 @@ def median_ms(run, most):
 
 
 def round_half_up(dtype):
-    """One elementwise pass from float64 to the sample type, rounding and
-    clamping as gpuimg does, so CuPy's output is the same bytes."""
+    """One elementwise pass from float64 to the sample type: v / n rounded
+    half up and clamped as gpuimg does, so CuPy's output is the same bytes."""
     name = np.dtype(dtype).name
     return cp.ElementwiseKernel(
-        "float64 v, float64 hi", f"{name} out", "out = fmin(fmax(floor(v + 0.5), 0.0), hi);", f"round_half_up_{name}"
+        "float64 v, float64 n, float64 hi",
+        f"{name} out",
+        "out = fmin(fmax(floor(v / n + 0.5), 0.0), hi);",
+        f"round_half_up_{name}",
     )
 
 
@@ -76,14 +79,21 @@ def peer(label, channels, dtype):
         w = cp.asarray([[0, -f, 0], [-f, 1 + 4 * f, -f], [0, -f, 0]], dtype=cp.float64).reshape((3, 3) + per_channel)
         # correlate sums w * x in double; at integer F every term is an exact
         # integer, so only the clamp remains to match gpuimg.
-        return lambda x, y: to_samples(ndi.correlate(x, w, output=cp.float64, mode="nearest"), float(top), y)
+        return lambda x, y: to_samples(ndi.correlate(x, w, output=cp.float64, mode="nearest"), 1.0, float(top), y)
     if name == "blur":
+        # uniform_filter's own two 1-D passes, but summing ones in float64
+        # (exact integers) and dividing once at the end: uniform_filter takes
+        # float32 weights 1/n for integer inputs, and its means come out 1
+        # off where they lie near k + 0.5 (gray16 from R=8 at 1920x1080).
         n = 2 * int(value) + 1
-        # float64 between the passes: in float32 a mean near k + 0.5 (at
-        # least 1/(2n) away, n the window's area) rounds the wrong way at
-        # large radii.
-        size = (n, n) + per_channel
-        return lambda x, y: to_samples(ndi.uniform_filter(x, size=size, output=cp.float64, mode="nearest"), float(top), y)
+        ones = cp.ones(n, dtype=cp.float64)
+
+        def blur(x, y):
+            rows = ndi.correlate1d(x, ones, axis=0, output=cp.float64, mode="nearest")
+            sums = ndi.correlate1d(rows, ones, axis=1, output=cp.float64, mode="nearest")
+            to_samples(sums, float(n * n), float(top), y)
+
+        return blur
     return None
 
 
@@ -93,12 +103,17 @@ def random_image(width, height, channels, dtype, seed=1):
 
 
 def compare(expected, actual):
-    """'equal', or how many samples differ and by how much at most."""
-    d = np.abs(expected.astype(np.int64) - actual.astype(np.int64))
+    """'equal', or how many samples of `actual` differ from `expected`, by
+    how much at most, and how many of them are lower (as gpuimg_bench says)."""
+    d = actual.astype(np.int64) - expected.astype(np.int64)
     n = int(np.count_nonzero(d))
     if n == 0:
         return "equal"
-    return f"differs: {n} samples ({100 * n / d.size:.3g}%), max |d| {int(d.max())}"
+    lower = int(np.count_nonzero(d < 0))
+    return (
+        f"differs: {n} samples ({100 * n / d.size:.3g}%), max |d| {int(np.abs(d).max())}, "
+        f"{100 * lower / n:.3g}% of them lower"
+    )
 
 
 def gpuimg_output(gpuimg, image, label, folder):

@@ -44,6 +44,12 @@ def number(text):
     return None if text in ("", "-") else float(text)
 
 
+def figure(v, decimals):
+    """v with `decimals` decimals, or 2 significant digits where that would
+    show too few (a 0.003 ratio, a 0.4 GB/s rate)."""
+    return f"{v:.{decimals}f}" if v >= 10 ** (1 - decimals) else f"{v:.2g}"
+
+
 def table(bench, cupy):
     """The merged rows, as lists of cells in COLUMNS order: for each size and
     type, the copy, then each op's gpuimg, npp and cupy rows."""
@@ -64,8 +70,8 @@ def table(bench, cupy):
             if ms is None:
                 cells += ["-", "-", "-", "-"]
             else:
-                cells += [f"{ms:.4g}", f"{2 * int(s['bytes']) / ms / 1e6:.0f}", f"{ms / copy[key]:.2f}"]
-                cells.append("" if s is r else f"{mine / ms:.2f}")
+                cells += [f"{ms:.4g}", figure(2 * int(s["bytes"]) / ms / 1e6, 0), figure(ms / copy[key], 2)]
+                cells.append("" if s is r else figure(mine / ms, 2))
             if s is r and r["op"] != "copy":
                 limit = target(r["op"])
                 verdict = "met" if mine / copy[key] <= limit else "missed"
@@ -113,20 +119,26 @@ def markdown(rows, notes, machine, command):
         "  to take over 1.5 s is skipped, and the row says so.",
         "- **cupy**: invert: `cupy.subtract(max, x, out=y)`. sharpen F=1:",
         "  `cupyx.scipy.ndimage.correlate(x, w, output=float64, mode='nearest')` with",
-        "  w the same 3x3 kernel. blur R: `cupyx.scipy.ndimage.uniform_filter(x,",
-        "  size=(2R+1, 2R+1[, 1]), output=float64, mode='nearest')`. Each filter is",
-        "  followed by one elementwise kernel that rounds half up and clamps into the",
-        "  sample type, which is what it takes for CuPy to produce gpuimg's bytes",
-        "  (with its default output type it truncates after each pass; float32",
-        "  between the passes rounds means near k + 0.5 the wrong way at large R).",
-        "  The timing includes that kernel.",
+        "  w the same 3x3 kernel. blur R: the two 1-D passes of",
+        "  `cupyx.scipy.ndimage.uniform_filter`, as `correlate1d(x, ones(2R+1),",
+        "  axis, output=float64, mode='nearest')` over rows then columns, so that",
+        "  the window sums are exact (`uniform_filter` itself takes float32 weights",
+        "  1/(2R+1) for integer inputs, and some of its means come out 1 off). Each",
+        "  filter is followed by one elementwise kernel that divides, rounds half up",
+        "  and clamps into the sample type: what it takes for CuPy to produce",
+        "  gpuimg's bytes. The timing includes it.",
         "",
         "**equality**: each peer's output compared sample by sample with gpuimg's",
         "(gpuimg's definitions: blur is the exact mean over the clamped window rounded",
         "half up, sharpen is c + F(4c - n - s - e - w) rounded half up and clamped,",
         "invert is max - v). NPP's on every row, on the device's own output. CuPy's",
         "at each type's smallest size, against the gpuimg CLI (`--device cuda`) run",
-        "on the same random image written as a PNG.",
+        "on the same random image written as a PNG. Where a peer differs, the column",
+        "gives how many samples, the largest difference and the share of them that",
+        "are lower than gpuimg's: a box filter that truncates its mean where gpuimg",
+        "rounds half up differs by 1 on about half the samples, all lower. gray16 at",
+        "R=256 needs window sums past 2^32 (513^2 x 65535); a peer whose sums wrap",
+        "shows it there.",
         "",
         "**gpuimg/peer**: gpuimg's time divided by the peer's; below 1, gpuimg is",
         "faster. **target**: issue 3's limit for gpuimg, as a multiple of the copy:",

@@ -171,10 +171,11 @@ std::vector<unsigned char> download(const void* d, std::size_t bytes) {
   return h;
 }
 
-// "equal", or how many samples differ and by how much at most.
+// "equal", or how many samples of b (the peer's) differ from a (gpuimg's),
+// by how much at most, and how many of them are lower.
 template <class T> std::string compare_samples(const unsigned char* a, const unsigned char* b, std::size_t bytes) {
   const std::size_t n = bytes / sizeof(T);
-  std::size_t differ = 0;
+  std::size_t differ = 0, lower = 0;
   int most = 0;
   for (std::size_t i = 0; i < n; ++i) {
     T x, y;
@@ -182,12 +183,14 @@ template <class T> std::string compare_samples(const unsigned char* a, const uns
     std::memcpy(&y, b + i * sizeof(T), sizeof(T));
     if (x != y) {
       ++differ;
+      lower += y < x;
       most = std::max(most, std::abs(int(x) - int(y)));
     }
   }
   if (differ == 0) return "equal";
-  char text[96];
-  std::snprintf(text, sizeof text, "differs: %zu samples (%.3g%%), max |d| %d", differ, 100.0 * differ / n, most);
+  char text[128];
+  std::snprintf(text, sizeof text, "differs: %zu samples (%.3g%%), max |d| %d, %.3g%% of them lower", differ,
+                100.0 * differ / n, most, 100.0 * lower / differ);
   return text;
 }
 
