@@ -74,19 +74,22 @@ def peer(label, channels, dtype):
     per_channel = (1,) if channels > 1 else ()
     if name == "invert":
         return lambda x, y: cp.subtract(dtype(top), x, out=y)
+    # CuPy's filters sum in float64 when the weights are integers; float
+    # weights on an integer image are summed in float32.
     if name == "sharpen":
-        f = value
-        w = cp.asarray([[0, -f, 0], [-f, 1 + 4 * f, -f], [0, -f, 0]], dtype=cp.float64).reshape((3, 3) + per_channel)
-        # correlate sums w * x in double; at integer F every term is an exact
-        # integer, so only the clamp remains to match gpuimg.
+        if value != int(value):
+            return None  # no integer kernel: not the same arithmetic as gpuimg's
+        f = int(value)
+        w = cp.asarray([[0, -f, 0], [-f, 1 + 4 * f, -f], [0, -f, 0]], dtype=cp.int32).reshape((3, 3) + per_channel)
+        # Every term is an exact integer, so only the clamp remains to match gpuimg.
         return lambda x, y: to_samples(ndi.correlate(x, w, output=cp.float64, mode="nearest"), 1.0, float(top), y)
     if name == "blur":
-        # uniform_filter's own two 1-D passes, but summing ones in float64
-        # (exact integers) and dividing once at the end: uniform_filter takes
-        # float32 weights 1/n for integer inputs, and its means come out 1
-        # off where they lie near k + 0.5 (gray16 from R=8 at 1920x1080).
+        # uniform_filter's own two 1-D passes, but with integer weights (ones:
+        # exact sums in float64) and one division at the end. uniform_filter
+        # itself weighs by 1/n in float32, and its means come out 1 off where
+        # they lie near k + 0.5: seen on the H100 for gray16 from R=8.
         n = 2 * int(value) + 1
-        ones = cp.ones(n, dtype=cp.float64)
+        ones = cp.ones(n, dtype=cp.int32)
 
         def blur(x, y):
             rows = ndi.correlate1d(x, ones, axis=0, output=cp.float64, mode="nearest")
