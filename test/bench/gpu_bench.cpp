@@ -10,7 +10,6 @@
 // and merges everything into one table.
 // Usage: gpuimg_bench [most repetitions]
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
