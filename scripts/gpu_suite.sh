@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in one call on the GPU machine: build, the
 # whole test suite (GPU tests must run there, not skip), compute-sanitizer
-# memcheck and racecheck over the GPU tests, and the benchmark. Prints a
-# short summary last. Logs go to $OUT (or build-gpu/logs).
+# memcheck and racecheck over the GPU tests, and the kernel benchmark against
+# NPP and CuPy (scripts/bench_gpu.sh, which writes $OUT/perf-gpu-kernels.md).
+# Prints a short summary last. Logs go to $OUT (or build-gpu/logs).
 #
 # The device build has no OpenCV (its stb I/O layer stands in) and needs
 # stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
@@ -61,7 +62,7 @@ sanitize racecheck
 sanitize synccheck
 
 step "benchmark"
-build-gpu/test/gpuimg_bench 30 | tee "$logs/bench.txt" || status=1
+GPUIMG_STB_INCLUDE_DIR=$stb_dir scripts/bench_gpu.sh 30 | tee "$logs/bench.txt" || status=1
 
 step "summary"
 {
@@ -69,8 +70,14 @@ step "summary"
   echo "  ctest: ${ctest_line:-no result}"
   echo "  GPU tests: $gpu_run passed, $gpu_failed failed, $gpu_skipped skipped"
   echo "  compute-sanitizer: memcheck exit $memcheck_rc, racecheck exit $racecheck_rc, synccheck exit $synccheck_rc"
-  echo "  bench 7680x4320 rgb8, ms (x copy):"
-  awk '$2=="7680x4320" && $3=="rgb8" {printf "    %-12s %8s (%sx)\n", $1, $4, $6}' "$logs/bench.txt"
+  echo "  bench 7680x4320 rgb8: gpuimg ms (x copy), then gpuimg/peer time:"
+  # bench_gpu.sh's columns: op size type impl ms GB/s x-copy gpuimg/peer ...
+  awk '$2=="7680x4320" && $3=="rgb8" {
+         if ($4 == "gpuimg" || $1 == "copy") { op[++n] = $1; ms[$1] = $5; x[$1] = $7 }
+         else peers[$1] = peers[$1] sprintf("  %s %s", $4, $8)
+       }
+       END { for (i = 1; i <= n; i++) printf "    %-12s %8s (%sx)%s\n", op[i], ms[op[i]], x[op[i]], peers[op[i]] }' \
+    "$logs/bench.txt"
   [ $status -eq 0 ] && echo "  RESULT: PASS" || echo "  RESULT: FAIL"
 } | tee "$logs/summary.txt"
 exit $status

@@ -1,12 +1,21 @@
 // Times each op's kernels on the GPU against a device-to-device copy of the
-// same bytes (the memory-bandwidth limit), with CUDA events: warm-up, then
-// the median of many runs, rotating over enough buffers that no run finds
-// its input in the 50 MB L2. Prints one table row per (op, size, type).
-// Usage: gpuimg_bench [repetitions]
+// same bytes (the memory-bandwidth limit) and, where CMake found NPP, NPP
+// doing the same work, whose bytes it compares with gpuimg's. CUDA events:
+// warm-up, then the median of many runs, rotating over enough buffers that
+// no run finds its input in the 50 MB L2.
+//
+// Prints one tab-separated row per (op, size, type, impl) with the image's
+// byte count, the median milliseconds and, for a peer, whether its output
+// equals gpuimg's. scripts/bench_gpu.sh feeds these rows to the CuPy peers
+// and merges everything into one table.
+// Usage: gpuimg_bench [most repetitions]
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,13 +23,16 @@
 
 #include "cuda_launch.hpp"
 #include "pipeline.hpp"
+#if GPUIMG_BENCH_NPP
+#include "npp_peers.hpp"
+#endif
 
 namespace {
 
+using namespace gpuimg;
+
 void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "gpuimg_bench: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(1);
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
 struct Shape {
@@ -28,41 +40,223 @@ struct Shape {
   const char* name;
 };
 
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+// Timed runs of one row take about this long, at least 3 and at most the
+// command line's count of them: NPP's box filter is O(r^2), and a fixed
+// count at large radii would take minutes.
+constexpr double kBudgetMs = 400;
+// A run this slow is its own warm-up.
+constexpr double kSlowMs = 50;
 
-// Median milliseconds of `run(i)` over `reps` runs; run(i) enqueues on `s`.
-template <class F> double time_ms(int reps, cudaStream_t s, F run) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "event");
-  check(cudaEventCreate(&b), "event");
-  for (int i = 0; i < 3; ++i) run(i);
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    check(cudaEventRecord(a, s), "record");
-    run(i);
-    check(cudaEventRecord(b, s), "record");
-    check(cudaEventSynchronize(b), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    t.push_back(ms);
+class Timer {
+ public:
+  explicit Timer(cudaStream_t s) : s_(s) {
+    check(cudaEventCreate(&a_), "cudaEventCreate");
+    check(cudaEventCreate(&b_), "cudaEventCreate");
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return median(t);
+  ~Timer() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+  // Median milliseconds of run(i), which enqueues on the stream; i counts
+  // the runs, so that run can rotate buffers.
+  template <class F> double median_ms(int most, F run) {
+    int i = 0;
+    double estimate = once(run, i++);
+    if (estimate < kSlowMs) {
+      run(i++);
+      run(i++);
+      estimate = once(run, i++);
+    }
+    const int reps = std::clamp(static_cast<int>(kBudgetMs / std::max(estimate, 1e-3)), 3, std::max(3, most));
+    std::vector<float> t;
+    for (int k = 0; k < reps; ++k) t.push_back(once(run, i++));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+
+ private:
+  template <class F> float once(F& run, int i) {
+    check(cudaEventRecord(a_, s_), "cudaEventRecord");
+    run(i);
+    check(cudaEventRecord(b_, s_), "cudaEventRecord");
+    check(cudaEventSynchronize(b_), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a_, b_), "cudaEventElapsedTime");
+    return ms;
+  }
+
+  cudaStream_t s_;
+  cudaEvent_t a_, b_;
+};
+
+void row(const std::string& op, const std::string& size, const char* type, const char* impl, std::size_t bytes,
+         const std::string& ms, const std::string& note) {
+  std::printf("%s\t%s\t%s\t%s\t%zu\t%s\t%s\n", op.c_str(), size.c_str(), type, impl, bytes, ms.c_str(), note.c_str());
+  std::fflush(stdout);
 }
 
-}  // namespace
+std::string format_ms(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f", ms);
+  return text;
+}
 
-int main(int argc, char** argv) {
-  using namespace gpuimg;
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 30;
+std::string label(const OpRecord& rec) {
+  std::string text = describe(rec);
+  std::replace(text.begin(), text.end(), ' ', '_');
+  return text;
+}
+
+// One image shape's buffers: `sets` inputs, all holding the same random
+// bytes, and as many outputs, so consecutive runs rotate past the L2.
+class Frames {
+ public:
+  Frames(const Shape& sh, std::size_t scratch, cudaStream_t s) : sh_(sh), s_(s) {
+    bytes_ = std::size_t(sh.width) * sh.height * sh.channels * sh.bytes_per_sample;
+    sets_ = static_cast<int>(std::max<std::size_t>(2, (400u << 20) / (2 * bytes_)));
+    std::vector<unsigned char> host(bytes_);
+    std::mt19937 rng(1);
+    for (auto& b : host) b = static_cast<unsigned char>(rng());
+    src_.assign(sets_, nullptr);
+    dst_.assign(sets_, nullptr);
+    for (int i = 0; i < sets_; ++i) {
+      check(cudaMalloc(&src_[i], bytes_), "cudaMalloc");
+      check(cudaMalloc(&dst_[i], bytes_), "cudaMalloc");
+      check(cudaMemcpy(src_[i], host.data(), bytes_, cudaMemcpyHostToDevice), "upload");
+    }
+    check(cudaMalloc(&scratch_, scratch), "cudaMalloc");
+  }
+  ~Frames() {
+    for (void* p : src_) cudaFree(p);
+    for (void* p : dst_) cudaFree(p);
+    cudaFree(scratch_);
+  }
+  Frames(const Frames&) = delete;
+  Frames& operator=(const Frames&) = delete;
+
+  std::size_t bytes() const { return bytes_; }
+  // Run i's input and output.
+  CudaStage stage(int i) const {
+    return CudaStage{src_[i % sets_], dst_[i % sets_], sh_.width, sh_.height, sh_.channels, sh_.bytes_per_sample,
+                     scratch_, s_};
+  }
+  void copy(int i) const {
+    check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");
+  }
+  // The first output: every run writes the same bytes, so this is any run's.
+  void* output() const { return dst_[0]; }
+
+ private:
+  Shape sh_;
+  cudaStream_t s_;
+  std::size_t bytes_ = 0;
+  int sets_ = 0;
+  std::vector<void*> src_, dst_;
+  void* scratch_ = nullptr;
+};
+
+std::string size_name(const Shape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
+
+#if GPUIMG_BENCH_NPP
+// An NPP box filter predicted to take longer than this a run is skipped.
+constexpr double kSkipMs = 1500;
+
+std::vector<unsigned char> download(const void* d, std::size_t bytes) {
+  std::vector<unsigned char> h(bytes);
+  check(cudaMemcpy(h.data(), d, bytes, cudaMemcpyDeviceToHost), "download");
+  return h;
+}
+
+// "equal", or how many samples of b (the peer's) differ from a (gpuimg's),
+// by how much at most, and how many of them are lower.
+template <class T> std::string compare_samples(const unsigned char* a, const unsigned char* b, std::size_t bytes) {
+  const std::size_t n = bytes / sizeof(T);
+  std::size_t differ = 0, lower = 0;
+  int most = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T x, y;
+    std::memcpy(&x, a + i * sizeof(T), sizeof(T));
+    std::memcpy(&y, b + i * sizeof(T), sizeof(T));
+    if (x != y) {
+      ++differ;
+      lower += y < x;
+      most = std::max(most, std::abs(int(x) - int(y)));
+    }
+  }
+  if (differ == 0) return "equal";
+  char text[128];
+  std::snprintf(text, sizeof text, "differs: %zu samples (%.3g%%), max |d| %d, %.3g%% of them lower", differ,
+                100.0 * differ / n, most, 100.0 * lower / differ);
+  return text;
+}
+
+std::string compare(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, int bytes_per_sample) {
+  return bytes_per_sample == 1 ? compare_samples<std::uint8_t>(a.data(), b.data(), a.size())
+                               : compare_samples<std::uint16_t>(a.data(), b.data(), a.size());
+}
+
+// NPP's row for each op it has, measured right after gpuimg's, whose output
+// is still in the frames.
+class NppRows {
+ public:
+  explicit NppRows(cudaStream_t s) : npp_(s) {}
+
+  void next_shape() { blur_radius_ = 0; }
+
+  void measure(Timer& timer, int most, const OpRecord& rec, const Shape& sh, const Frames& f) {
+    if (!NppPeers::function(rec, sh.channels, sh.bytes_per_sample)) return;
+    const std::string op = label(rec);
+    if (rec.id == OpId::Blur && blur_radius_ > 0) {
+      const double grow = double(2 * rec.get<Blur>().radius + 1) / (2 * blur_radius_ + 1);
+      const double predicted = blur_ms_ * grow * grow;
+      if (predicted > kSkipMs) {
+        char note[96];
+        std::snprintf(note, sizeof note, "skipped: about %.1f s a run (O(r^2) from R=%d)", predicted / 1000,
+                      blur_radius_);
+        row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", note);
+        return;
+      }
+    }
+    const auto reference = download(f.output(), f.bytes());
+    check(cudaMemset(f.output(), 0, f.bytes()), "cudaMemset");
+    NppStatus status = NPP_NO_ERROR;
+    const double ms = timer.median_ms(most, [&](int i) {
+      const NppStatus st = npp_.run(rec, f.stage(i));
+      if (st != NPP_NO_ERROR && status == NPP_NO_ERROR) status = st;
+    });
+    if (status < 0) {
+      row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", "NPP error " + std::to_string(status));
+      return;
+    }
+    if (rec.id == OpId::Blur) {
+      blur_ms_ = ms;
+      blur_radius_ = rec.get<Blur>().radius;
+    }
+    const std::string warning = status > 0 ? "NPP warning " + std::to_string(status) + "; " : "";
+    row(op, size_name(sh), sh.name, "npp", f.bytes(), format_ms(ms),
+        warning + compare(reference, download(f.output(), f.bytes()), sh.bytes_per_sample));
+  }
+
+ private:
+  NppPeers npp_;
+  // The last blur NPP ran on this shape, to predict the next one's time.
+  double blur_ms_ = 0;
+  int blur_radius_ = 0;
+};
+#endif
+
+int bench(int most) {
   cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "device properties");
-  std::printf("device: %s, %d SMs, %d MB L2\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
-  std::printf("%-14s %-10s %-6s %10s %9s %8s\n", "op", "size", "type", "ms", "GB/s", "x copy");
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::printf("# device: %s, %d SMs, %d MB L2\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+  std::printf("# most runs: %d\n", most);
+#if GPUIMG_BENCH_NPP
+  std::printf("# npp: %s\n", NppPeers::version().c_str());
+#endif
+  std::printf("op\tsize\ttype\timpl\tbytes\tms\tnote\n");
 
   const std::vector<Shape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
@@ -71,49 +265,43 @@ int main(int argc, char** argv) {
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
 
   cudaStream_t s;
-  check(cudaStreamCreate(&s), "stream");
+  check(cudaStreamCreate(&s), "cudaStreamCreate");
+  Timer timer(s);
+  OpRecord* d_op = nullptr;
+  check(cudaMalloc(&d_op, sizeof(OpRecord)), "cudaMalloc");
+#if GPUIMG_BENCH_NPP
+  NppRows npp(s);
+#endif
   for (const Shape& sh : shapes) {
-    const size_t bytes = size_t(sh.width) * sh.height * sh.channels * sh.bytes_per_sample;
-    const int sets = static_cast<int>(std::max<size_t>(2, (400u << 20) / (2 * bytes)));
-    std::vector<void*> src(sets), dst(sets);
-    std::vector<unsigned char> host(bytes);
-    std::mt19937 rng(1);
-    for (auto& b : host) b = static_cast<unsigned char>(rng());
-    for (int i = 0; i < sets; ++i) {
-      check(cudaMalloc(&src[i], bytes), "malloc");
-      check(cudaMalloc(&dst[i], bytes), "malloc");
-      check(cudaMemcpy(src[i], host.data(), bytes, cudaMemcpyHostToDevice), "upload");
-    }
-    void* scratch = nullptr;
-    check(cudaMalloc(&scratch, scratch_bytes(records, sh.width, sh.height, sh.channels)), "malloc");
-    OpRecord* d_ops = nullptr;
-    check(cudaMalloc(&d_ops, sizeof(OpRecord)), "malloc");
-
-    const std::string size = std::to_string(sh.width) + "x" + std::to_string(sh.height);
-    const double copy = time_ms(reps, s, [&](int i) {
-      check(cudaMemcpyAsync(dst[i % sets], src[i % sets], bytes, cudaMemcpyDeviceToDevice, s), "copy");
-    });
-    std::printf("%-14s %-10s %-6s %10.4f %9.0f %8.2f\n", "copy", size.c_str(), sh.name, copy, 2 * bytes / copy / 1e6,
-                1.0);
+    const Frames f(sh, scratch_bytes(records, sh.width, sh.height, sh.channels), s);
+    const std::string size = size_name(sh);
+    const double copy = timer.median_ms(most, [&](int i) { f.copy(i); });
+    row("copy", size, sh.name, "cudaMemcpy", f.bytes(), format_ms(copy), "");
+#if GPUIMG_BENCH_NPP
+    npp.next_shape();
+#endif
     for (const OpRecord& rec : records) {
-      check(cudaMemcpy(d_ops, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
-      const double ms = time_ms(reps, s, [&](int i) {
-        const CudaStage st{src[i % sets], dst[i % sets], sh.width, sh.height, sh.channels, sh.bytes_per_sample,
-                           scratch, s};
-        check(launch_stage(rec, 0, st, d_ops), "launch");
-      });
-      std::string label = describe(rec);
-      std::replace(label.begin(), label.end(), ' ', '_');
-      std::printf("%-14s %-10s %-6s %10.4f %9.0f %8.2f\n", label.c_str(), size.c_str(), sh.name, ms,
-                  2 * bytes / ms / 1e6, ms / copy);
+      check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
+      const double ms =
+          timer.median_ms(most, [&](int i) { check(launch_stage(rec, 0, f.stage(i), d_op), "gpuimg launch"); });
+      row(label(rec), size, sh.name, "gpuimg", f.bytes(), format_ms(ms), "");
+#if GPUIMG_BENCH_NPP
+      npp.measure(timer, most, rec, sh, f);
+#endif
     }
-    for (int i = 0; i < sets; ++i) {
-      cudaFree(src[i]);
-      cudaFree(dst[i]);
-    }
-    cudaFree(scratch);
-    cudaFree(d_ops);
   }
+  check(cudaFree(d_op), "cudaFree");
   check(cudaDeviceSynchronize(), "final sync");
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return bench(argc > 1 ? std::atoi(argv[1]) : 30);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpuimg_bench: %s\n", e.what());
+    return 1;
+  }
 }

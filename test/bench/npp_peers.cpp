@@ -1,0 +1,106 @@
+#include "npp_peers.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <nppcore.h>
+#include <nppi_arithmetic_and_logical_operations.h>
+#include <nppi_filtering_functions.h>
+
+namespace gpuimg {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("NPP setup: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// gpuimg's sharpen at F = 1 is this integer kernel exactly, so NPP's integer
+// filter with divisor 1 does the same work. Symmetric, so NPP's reversed
+// coefficient order does not matter.
+constexpr Npp32s kSharpen[9] = {0, -1, 0, -1, 5, -1, 0, -1, 0};
+
+bool is_rgb8(int channels, int bytes) { return channels == 3 && bytes == 1; }
+bool is_gray16(int channels, int bytes) { return channels == 1 && bytes == 2; }
+
+}  // namespace
+
+NppPeers::NppPeers(cudaStream_t stream) {
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  unsigned flags = 0;
+  check(cudaStreamGetFlags(stream, &flags), "cudaStreamGetFlags");
+  ctx_.hStream = stream;
+  ctx_.nCudaDeviceId = device;
+  ctx_.nMultiProcessorCount = prop.multiProcessorCount;
+  ctx_.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  ctx_.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  ctx_.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  ctx_.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  ctx_.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  ctx_.nStreamFlags = flags;
+  check(cudaMalloc(&sharpen_kernel_, sizeof kSharpen), "cudaMalloc");
+  check(cudaMemcpy(sharpen_kernel_, kSharpen, sizeof kSharpen, cudaMemcpyHostToDevice), "cudaMemcpy");
+}
+
+NppPeers::~NppPeers() { cudaFree(sharpen_kernel_); }
+
+std::string NppPeers::version() {
+  const NppLibraryVersion* v = nppGetLibVersion();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->build);
+}
+
+const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
+  const bool rgb8 = is_rgb8(channels, bytes), gray16 = is_gray16(channels, bytes);
+  switch (rec.id) {
+    case OpId::Invert:
+      // NPP has no 16-bit Not; XOR with 0xFFFF is 65535 - v exactly.
+      return rgb8 ? "nppiNot_8u_C3R_Ctx" : gray16 ? "nppiXorC_16u_C1R_Ctx" : nullptr;
+    case OpId::Sharpen:
+      if (rec.get<Sharpen>().amount != 1.0) return nullptr;
+      return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
+    case OpId::Blur:
+      return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
+  }
+  return nullptr;
+}
+
+NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
+  if (!function(rec, s.channels, s.bytes_per_sample)) return NPP_NOT_SUPPORTED_MODE_ERROR;
+  const NppiSize size{s.width, s.height};
+  const NppiPoint origin{0, 0};
+  const int step = s.width * s.channels * s.bytes_per_sample;
+  const bool rgb8 = is_rgb8(s.channels, s.bytes_per_sample);
+  const auto* src8 = static_cast<const Npp8u*>(s.src);
+  auto* dst8 = static_cast<Npp8u*>(s.dst);
+  const auto* src16 = static_cast<const Npp16u*>(s.src);
+  auto* dst16 = static_cast<Npp16u*>(s.dst);
+  switch (rec.id) {
+    case OpId::Invert:
+      return rgb8 ? nppiNot_8u_C3R_Ctx(src8, step, dst8, step, size, ctx_)
+                  : nppiXorC_16u_C1R_Ctx(src16, step, 0xFFFF, dst16, step, size, ctx_);
+    case OpId::Sharpen: {
+      const NppiSize k{3, 3};
+      const NppiPoint anchor{1, 1};
+      return rgb8 ? nppiFilterBorder_8u_C3R_Ctx(src8, step, size, origin, dst8, step, size, sharpen_kernel_, k,
+                                                anchor, 1, NPP_BORDER_REPLICATE, ctx_)
+                  : nppiFilterBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, sharpen_kernel_, k,
+                                                 anchor, 1, NPP_BORDER_REPLICATE, ctx_);
+    }
+    case OpId::Blur: {
+      const int r = rec.get<Blur>().radius;
+      const NppiSize mask{2 * r + 1, 2 * r + 1};
+      const NppiPoint anchor{r, r};
+      return rgb8 ? nppiFilterBoxBorder_8u_C3R_Ctx(src8, step, size, origin, dst8, step, size, mask, anchor,
+                                                   NPP_BORDER_REPLICATE, ctx_)
+                  : nppiFilterBoxBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, mask, anchor,
+                                                    NPP_BORDER_REPLICATE, ctx_);
+    }
+  }
+  return NPP_NOT_SUPPORTED_MODE_ERROR;
+}
+
+}  // namespace gpuimg
