@@ -42,6 +42,8 @@ template <class T, int C, int R> struct FusedShape {
   static constexpr int kOutStride = round_up(kStripPx * kPixelBytes + 8, 16);
   static constexpr int kWarpBytes = 2 * kInStride + 4 * kSumLen + kOutStride;
   static constexpr int kLaneWords = (kLaneCols * static_cast<int>(sizeof(T)) + 3) / 4;
+  static constexpr int kStripBytes = kStripPx * kPixelBytes;
+  static constexpr int kVectorsPerLane = row_vectors_per_lane(kStripBytes);
 };
 
 // Stages strip row `y` (clamped) in shared memory and returns where its
@@ -53,8 +55,8 @@ __device__ __forceinline__ int stage_row(const T* src, int width, int height, in
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   const std::size_t row = static_cast<std::size_t>(clamp_index(y, height)) * width;
   if (inside)
-    return copy_row_in(in + (row + px0) * S::kPixelBytes, S::kStripPx * S::kPixelBytes, in,
-                       in + static_cast<std::size_t>(width) * height * S::kPixelBytes, buf);
+    return copy_row_in<S::kVectorsPerLane>(in + (row + px0) * S::kPixelBytes, S::kStripBytes, in,
+                                           in + static_cast<std::size_t>(width) * height * S::kPixelBytes, buf);
   for (int b = threadIdx.x % 32; b < S::kStripPx * S::kPixelBytes; b += 32) {
     const int x = clamp_index(px0 + b / S::kPixelBytes, width);
     buf[b] = in[(row + x) * S::kPixelBytes + b % S::kPixelBytes];
@@ -113,9 +115,40 @@ __global__ void __launch_bounds__(32 * kWarps)
       __syncwarp();
     }
 
+    // Strips inside the image load the next update's rows while the
+    // current row is summed and written; the two edge strips, which
+    // replicate the border byte by byte, stage them when they are needed.
+    const auto* in = reinterpret_cast<const unsigned char*>(src);
+    const unsigned char* in_end = in + static_cast<std::size_t>(width) * height * S::kPixelBytes;
+    auto fetch = [&](int y) {
+      return load_row<S::kVectorsPerLane>(
+          in + (static_cast<std::size_t>(clamp_index(y, height)) * width + px0) * S::kPixelBytes, S::kStripBytes,
+          in, in_end);
+    };
+    RowInFlight<S::kVectorsPerLane> entering{}, leaving{};
+    if (inside && y0 + 1 < y1) {
+      entering = fetch(y0 + R + 1);
+      leaving = fetch(y0 - R);
+    }
+
     const int out_x = px0 + R;
     const int out_bytes = (min(out_x + S::kOutPx, width) - out_x) * S::kPixelBytes;
     for (int y = y0; y < y1; ++y) {
+      // Row y + R + 1 enters the window after this row, row y - R leaves.
+      const bool more = y + 1 < y1;
+      int enter_at = 0, leave_at = 0;
+      if (more && inside) {
+        enter_at = store_row(entering, S::kStripBytes, enter_buf);
+        leave_at = store_row(leaving, S::kStripBytes, leave_buf);
+        if (y + 2 < y1) {
+          entering = fetch(y + R + 2);
+          leaving = fetch(y - R + 1);
+        }
+      } else if (more) {
+        enter_at = stage_row<T, C, R>(src, width, height, y + R + 1, px0, false, enter_buf);
+        leave_at = stage_row<T, C, R>(src, width, height, y - R, px0, false, leave_buf);
+      }
+
       // Horizontal: share the column sums, slide over this lane's pixels.
 #pragma unroll
       for (int i = 0; i < S::kLaneCols; i += 4)
@@ -157,14 +190,10 @@ __global__ void __launch_bounds__(32 * kWarps)
                        (static_cast<std::size_t>(y) * width + out_x) * S::kPixelBytes,
                    out_bytes);
 
-      // Vertical: row y + R + 1 enters the window, row y - R leaves it.
-      if (y + 1 < y1) {
-        const int fe = stage_row<T, C, R>(src, width, height, y + R + 1, px0, inside, enter_buf);
-        const int fl = stage_row<T, C, R>(src, width, height, y - R, px0, inside, leave_buf);
-        __syncwarp();
+      if (more) {
         std::uint32_t e[S::kLaneCols], l[S::kLaneCols];
-        lane_samples<T, C, R>(enter_buf, fe, e);
-        lane_samples<T, C, R>(leave_buf, fl, l);
+        lane_samples<T, C, R>(enter_buf, enter_at, e);
+        lane_samples<T, C, R>(leave_buf, leave_at, l);
 #pragma unroll
         for (int i = 0; i < S::kLaneCols; ++i) col[i] += e[i] - l[i];
       }
@@ -176,12 +205,13 @@ __global__ void __launch_bounds__(32 * kWarps)
 template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   using S = FusedShape<T, C, R>;
   const int strips = (s.width + S::kOutPx - 1) / S::kOutPx;
-  // About 16 warps per SM, in bands no shorter than twice the window, so
-  // that starting a band's window costs at most half a read per output row.
+  // A wave of about 24 warps per SM (what registers allow), in bands no
+  // shorter than twice the window, so that starting a band's window costs
+  // at most half a read per output row.
   int device = 0, sms = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-  const int wanted_bands = std::max(1, sms * 16 / strips);
+  const int wanted_bands = std::max(1, sms * 24 / strips);
   const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, 4 * R + 2, 16});
   const int bands = (s.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;

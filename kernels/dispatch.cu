@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(32 * kWarps)
       const int sy = clamp_index(oy + r, height);
       unsigned char* row = tile + r * S::kStride;
       if (inside) {
-        const int shift = copy_row_in(in + (static_cast<std::size_t>(sy) * width + ox) * S::kPixelBytes,
+        const int shift = copy_row_in<row_vectors_per_lane(S::kRowBytes)>(in + (static_cast<std::size_t>(sy) * width + ox) * S::kPixelBytes,
                                       S::kRowBytes, in, in_end, row);
         if (lane == 0) shifts[r] = shift;
       } else {  // the left or right edge: replicate the border pixel by pixel

@@ -7,25 +7,65 @@
 
 namespace gpuimg {
 
-// Copies `n` bytes from global `src` into shared `dst` + (src % 16), whole
-// 16-byte vectors where they lie inside [begin, end) of the buffer; returns
-// src % 16, where the copy starts in `dst`. `dst` must hold n + 30 bytes.
-// Called by all 32 lanes of a warp.
-__device__ __forceinline__ int copy_row_in(const unsigned char* src, std::size_t n, const unsigned char* begin,
-                                           const unsigned char* end, unsigned char* dst) {
-  const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
-  const unsigned char* a = src - shift;
-  const int vectors = static_cast<int>((shift + n + 15) / 16);
-  for (int k = threadIdx.x % 32; k < vectors; k += 32) {
+// A row segment in flight from global memory: lane L holds its 16-byte
+// vectors L, L + 32, ... of the aligned span around it, so that a warp can
+// start loading a row, do other work, and only then land it in shared memory.
+template <int PerLane> struct RowInFlight {
+  uint4 v[PerLane];
+  int shift;  // where the segment starts in its first vector
+};
+
+// Starts loading `n` bytes from global `src` (at most 32 * PerLane * 16 - 15);
+// vectors that are not wholly inside [begin, end) are read byte by byte.
+template <int PerLane>
+__device__ __forceinline__ RowInFlight<PerLane> load_row(const unsigned char* src, std::size_t n,
+                                                         const unsigned char* begin, const unsigned char* end) {
+  RowInFlight<PerLane> r;
+  r.shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
+  const unsigned char* a = src - r.shift;
+  const int vectors = static_cast<int>((r.shift + n + 15) / 16);
+#pragma unroll
+  for (int i = 0; i < PerLane; ++i) {
+    const int k = threadIdx.x % 32 + 32 * i;
     const unsigned char* v = a + 16 * k;
+    if (k >= vectors) continue;
     if (v >= begin && v + 16 <= end) {
-      *reinterpret_cast<uint4*>(dst + 16 * k) = *reinterpret_cast<const uint4*>(v);
+      r.v[i] = *reinterpret_cast<const uint4*>(v);
     } else {
+      union {
+        uint4 q;
+        unsigned char b[16];
+      } u = {};
       for (int b = 0; b < 16; ++b)
-        if (v + b >= begin && v + b < end) dst[16 * k + b] = v[b];
+        if (v + b >= begin && v + b < end) u.b[b] = v[b];
+      r.v[i] = u.q;
     }
   }
-  return shift;
+  return r;
+}
+
+// Lands a loaded row at `dst` + shift (16-byte aligned shared memory, room
+// for n + 30 bytes) and returns the shift.
+template <int PerLane>
+__device__ __forceinline__ int store_row(const RowInFlight<PerLane>& r, std::size_t n, unsigned char* dst) {
+  const int vectors = static_cast<int>((r.shift + n + 15) / 16);
+#pragma unroll
+  for (int i = 0; i < PerLane; ++i) {
+    const int k = threadIdx.x % 32 + 32 * i;
+    if (k < vectors) *reinterpret_cast<uint4*>(dst + 16 * k) = r.v[i];
+  }
+  return r.shift;
+}
+
+// Vectors per lane for a segment of n bytes.
+__host__ __device__ constexpr int row_vectors_per_lane(int n) { return ((n + 15 + 15) / 16 + 31) / 32; }
+
+// Copies `n` bytes from global `src` into shared `dst` + (src % 16) and
+// returns src % 16. Called by all 32 lanes of a warp.
+template <int PerLane>
+__device__ __forceinline__ int copy_row_in(const unsigned char* src, std::size_t n, const unsigned char* begin,
+                                           const unsigned char* end, unsigned char* dst) {
+  return store_row(load_row<PerLane>(src, n, begin, end), n, dst);
 }
 
 // Writes `n` staged bytes to global `dst`: 16-byte vectors where `dst` is
