@@ -3,13 +3,16 @@
 # whole test suite (GPU tests must run there, not skip), compute-sanitizer
 # memcheck and racecheck over the GPU tests, and the kernel benchmark against
 # NPP and CuPy (scripts/bench_gpu.sh, which writes $OUT/perf-gpu-kernels.md).
-# Prints a short summary last. Logs go to $OUT (or build-gpu/logs).
+# Prints a short summary last. Logs go to build-gpu/logs; when $OUT is set
+# (the device tool, which brings back at most 8 files), the summary, the
+# benchmark table and fragment, and one archive of the logs are copied there.
 #
 # The device build has no OpenCV (its stb I/O layer stands in) and needs
 # stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-logs=${OUT:-build-gpu/logs}
+logs=build-gpu/logs
+rm -rf "$logs"
 mkdir -p "$logs"
 stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
 # Every GPU test suite's name starts with Gpu or CliGpu, or is PixelHelpers.
@@ -62,7 +65,7 @@ sanitize racecheck
 sanitize synccheck
 
 step "benchmark"
-GPUIMG_STB_INCLUDE_DIR=$stb_dir scripts/bench_gpu.sh 30 | tee "$logs/bench.txt" || status=1
+GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs scripts/bench_gpu.sh 30 | tee "$logs/bench.txt" || status=1
 
 step "summary"
 {
@@ -80,4 +83,9 @@ step "summary"
     "$logs/bench.txt"
   [ $status -eq 0 ] && echo "  RESULT: PASS" || echo "  RESULT: FAIL"
 } | tee "$logs/summary.txt"
+if [ -n "${OUT:-}" ]; then
+  cp "$logs/summary.txt" "$logs/bench.txt" "$OUT/"
+  [ -f "$logs/perf-gpu-kernels.md" ] && cp "$logs/perf-gpu-kernels.md" "$OUT/"
+  tar -czf "$OUT/logs.tar.gz" -C build-gpu logs
+fi
 exit $status
