@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(256) point_kernel(const T* __restrict__ src, T
     Words16<G * C * sizeof(T)> words;
     T s[G * C];
   };
-  const OpRecord& rec = ops[stage];
+  const OpRecord rec = ops[stage];  // a copy in registers, read once
   const long long groups = pixels / G;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(32 * kWarps)
   unsigned char* tile = smem;
   unsigned char* staged = smem + S::kRows * S::kStride;
   int* shifts = reinterpret_cast<int*>(staged + kTileH * S::kOutStride);
-  const OpRecord& rec = ops[stage];
+  const OpRecord rec = ops[stage];  // a copy in registers, read once
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int ox = blockIdx.x * kTileW - H;
   const bool inside = ox >= 0 && ox + kTileW + 2 * H <= width;

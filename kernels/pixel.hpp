@@ -57,15 +57,17 @@ GPUIMG_HD double exact_double(int i) {
 // would do.
 template <class T> GPUIMG_HD T round_saturate(double v) {
   constexpr int hi = SampleTraits<T>::max;
-  if (!(v >= 0.5)) return T(0);
-  if (v >= hi) return T(hi);
 #if defined(__CUDA_ARCH__)
   // v + 2^52 rounded down lands on the integer grid: floor(v) + 2^52, whose
-  // low word is floor(v). Full-rate adds instead of floor and a conversion.
+  // low word is floor(v). Full-rate adds instead of floor and a conversion,
+  // and selects instead of branches; out-of-range v is selected away.
   const double r = __dadd_rd(v, 0x1p52);
   const double f = __dadd_rn(r, -0x1p52);
-  return T(__double2loint(r) + (__dadd_rn(v, -f) >= 0.5 ? 1 : 0));
+  const int rounded = __double2loint(r) + (__dadd_rn(v, -f) >= 0.5 ? 1 : 0);
+  return T(v >= 0.5 ? (v >= hi ? hi : rounded) : 0);
 #else
+  if (!(v >= 0.5)) return T(0);
+  if (v >= hi) return T(hi);
   const double f = floor(v);
   return T(static_cast<int>(f) + (v - f >= 0.5 ? 1 : 0));
 #endif

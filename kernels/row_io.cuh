@@ -80,9 +80,10 @@ __device__ __forceinline__ void copy_row_out(const unsigned char* staged, unsign
   const int tail = lead + 16 * vectors;
   if (lane < n - tail) dst[tail + lane] = staged[tail + lane];
   // Each vector is assembled from five aligned words of the staging buffer.
-  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(staged + lead);
-  const int shift = static_cast<int>(first & 3);
-  const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(first - shift);
+  // Pointer arithmetic, not a round trip through an integer, keeps these
+  // loads known to be shared-memory loads.
+  const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(staged + lead) & 3);
+  const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(staged + lead - shift);
   for (int k = lane; k < vectors; k += 32) {
     std::uint32_t r[5];
 #pragma unroll
