@@ -109,7 +109,7 @@ vips_peer() {
     vips convsep "$IN/$1" "$TMPD/$1.v" "$TMPD/row.mat" --precision integer &&
       vips invert "$TMPD/$1.v" "$OUTDIR/$1$save" && rm -f "$TMPD/$1.v"' sh
 }
-opencv_peer() { python3 scripts/bench_batch_opencv.py "$in" "$work/out" 95; }
+opencv_peer() { python3 scripts/bench_batch_opencv.py "$in" "$work/out" "$@"; }
 
 results=()  # name|how|files|seconds|rate
 rate_of() {
@@ -168,6 +168,10 @@ if [ "$gpus" -gt 0 ]; then
     time_it "OpenCV-Python pool" "scripts/bench_batch_opencv.py: cv2.blur 7x7 BORDER_REPLICATE, bitwise_not, Pool($cores)" \
       "$total" opencv_peer
     peers+=("OpenCV-Python pool")
+    # Not a like-for-like peer (other PNG settings), so not in the targets:
+    # what gpuimg would gain from the same choice.
+    time_it "OpenCV-Python pool, SUB filter" "the same with OpenCV's own PNG default: SUB filter on every row" \
+      "$total" opencv_peer --png-sub-filter
   fi
 else
   if mogrify -version 2>/dev/null | grep -q ImageMagick; then
@@ -206,7 +210,8 @@ fragment=${OUT:-$cache}/$section.md
   echo "\`gpuimg_bench_images\`; every contender reads them from the page cache and writes the same"
   echo "names into an empty OUT. Operation: \`--blur 3 --invert\` (the 7×7 mean, edges replicated,"
   echo "then 255 − v; the peers' roundings differ from gpuimg's by at most 1). JPEGs written at quality"
-  echo "95 with 4:4:4 chroma and optimised Huffman tables, PNGs with zlib's run-length strategy (vips: level 1)."
+  echo "95 with 4:4:4 chroma and optimised Huffman tables, PNGs with libpng's adaptive choice of row filter"
+  echo "and zlib's run-length strategy (vips: all filters, zlib level 1), except where a row says otherwise."
   echo
   echo "| contender | how | files | s | images/s | × loop | × codec limit |"
   echo "|---|---|---:|---:|---:|---:|---:|"
@@ -218,9 +223,11 @@ fragment=${OUT:-$cache}/$section.md
   echo
   ahead=yes
   for p in "${peers[@]}"; do awk -v a="$batch" -v b="$(rate_of "$p")" 'BEGIN { exit !(a > b) }' || ahead=no; done
+  echo -n "Targets (the like-for-like rows): "
   awk -v b="$batch" -v l="$loop" -v c="$codec" -v ahead="$ahead" 'BEGIN {
-    printf "Targets: ≥ 3× the per-file loop: %.1f× (%s); ahead of every peer: %s; within 20%% of the codec limit: %.0f%% of it (%s).\n",
-      b / l, b / l >= 3 ? "met" : "NOT met", ahead == "yes" ? "met" : "NOT met", 100 * b / c, b / c >= 0.8 ? "met" : "NOT met" }'
+    printf "≥ 3× the per-file loop: %.1f× (%s); ahead of every peer: %s; within 20%% of the codec limit: %.0f%% of it (%s).\n",
+      b / l, (b / l >= 3) ? "met" : "NOT met", (ahead == "yes") ? "met" : "NOT met", 100 * b / c,
+      (b / c >= 0.8) ? "met" : "NOT met" }'
 } >"$fragment"
 cat "$fragment"
 if [ -z "${OUT:-}" ] && [ $quick = 0 ]; then
