@@ -82,7 +82,10 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
   }
 }
 
-CudaLane::~CudaLane() = default;
+// The stream, event and buffers belong to the lane's GPU, which need not be
+// the destroying thread's current one. Unchecked: a destructor cannot throw,
+// and a failure here leaves only what the process's end frees.
+CudaLane::~CudaLane() { cudaSetDevice(device_); }
 
 void CudaLane::run(Image& img, RunTimes* times) {
   select_device(device_);
