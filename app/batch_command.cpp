@@ -1,5 +1,7 @@
 #include "batch_command.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,15 +10,17 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "batch_run.hpp"
 #include "error.hpp"
+#include "file_util.hpp"
 
 namespace gpuimg {
 namespace {
@@ -41,15 +45,40 @@ void install_signal_handlers() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
-std::vector<std::string> read_list(const std::string& from) {
-  std::ifstream file;
-  if (from != "-") {
-    file.open(from);
-    if (!file) throw InputError(from, "cannot open the list of files");
+bool interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+
+// Closes a descriptor this file opened; stdin is left open.
+struct OwnedFd {
+  int fd;
+  ~OwnedFd() {
+    if (fd > 0) ::close(fd);
   }
-  std::istream& in = from == "-" ? std::cin : file;
+};
+
+// The paths in `from`, one a line. poll() with a short timeout between
+// reads, so that Ctrl-C stops a wait on a pipe whose writer is slow or never
+// closes: the signal may land on another thread, leaving the read blocked.
+std::vector<std::string> read_list(const std::string& from) {
+  OwnedFd in{from == "-" ? 0 : ::open(from.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (in.fd < 0) throw InputError(from, "cannot open the list of files: " + errno_text(errno));
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    if (interrupted()) throw Interrupted();
+    pollfd ready{in.fd, POLLIN, 0};
+    const int n_ready = ::poll(&ready, 1, 100);
+    if (n_ready < 0 && errno != EINTR) throw InputError(from, "cannot read the list of files: " + errno_text(errno));
+    if (n_ready <= 0) continue;
+    const ssize_t n = ::read(in.fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n > 0)
+      text.append(buf, static_cast<std::size_t>(n));
+    else if (errno != EINTR && errno != EAGAIN)
+      throw InputError(from, "cannot read the list of files: " + errno_text(errno));
+  }
   std::vector<std::string> paths;
-  for (std::string line; std::getline(in, line);) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (!line.empty()) paths.push_back(line);
   }
@@ -61,11 +90,42 @@ struct Counts {
   std::size_t done() const { return processed + failed + skipped; }
 };
 
+// "1:05" or "2:03:45".
+std::string clock_text(double seconds) {
+  const long t = static_cast<long>(seconds + 0.5);
+  char text[32];
+  if (t >= 3600)
+    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  else
+    std::snprintf(text, sizeof text, "%ld:%02ld", t / 60, t % 60);
+  return text;
+}
+
+// The bar, the count, the rate of the files worked on so far (skipped ones
+// cost nothing, so they do not count) and the time left at that rate.
+std::string progress_line(std::size_t done, std::size_t worked, std::size_t total, double seconds) {
+  constexpr std::size_t kWidth = 20;
+  const std::size_t filled = total ? done * kWidth / total : kWidth;
+  const double rate = seconds > 0 ? static_cast<double>(worked) / seconds : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "[%s%s]  %zu/%zu  %.1f images/s  ETA %s", std::string(filled, '#').c_str(),
+                std::string(kWidth - filled, '.').c_str(), done, total, rate,
+                rate > 0 ? clock_text(static_cast<double>(total - done) / rate).c_str() : "-:--");
+  return text;
+}
+
 // The one place that writes to stderr during a batch, so a failure line
 // never lands in the middle of the progress line.
 class Console {
  public:
-  Console(bool progress, std::size_t total) : progress_(progress), total_(total), start_(Clock::now()) {}
+  explicit Console(bool progress) : progress_(progress) {}
+
+  // Once the files are found; the clock starts here.
+  void set_total(std::size_t total) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    total_ = total;
+    start_ = Clock::now();
+  }
 
   void count(Outcome outcome, const std::string& problem) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -93,18 +153,25 @@ class Console {
   }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-  // "  120/4000   85.3 images/s   ETA 45 s", rewritten in place.
+  // "[#######.............]  120/4000  85.3 images/s  ETA 0:45", one line
+  // rewritten in place.
   void draw() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!progress_) return;
-    const double t = seconds();
-    const std::size_t done = counts_.done();
-    const double rate = t > 0 ? static_cast<double>(counts_.processed + counts_.failed) / t : 0;
-    char eta[32] = "ETA ?";
-    if (rate > 0) std::snprintf(eta, sizeof eta, "ETA %.0f s", static_cast<double>(total_ - done) / rate);
-    std::fprintf(stderr, "\r%zu/%zu  %.1f images/s  %s\x1b[K", done, total_, rate, eta);
+    const std::string text = progress_line(counts_.done(), counts_.processed + counts_.failed, total_, seconds());
+    std::fprintf(stderr, "\r%s\x1b[K", text.c_str());
     std::fflush(stderr);
     drawn_ = true;
+  }
+  // One line per GPU when there are several: which did what.
+  void per_device(const std::vector<int>& devices, const std::vector<std::size_t>& images) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clear_line();
+    std::string text;
+    for (std::size_t i = 0; i < images.size(); ++i)
+      text += (i ? "; GPU " : "GPU ") + std::to_string(devices[i]) + ": " + std::to_string(images[i]) + " images";
+    std::fprintf(stderr, "gpuimg: %s\n", text.c_str());
+    drawn_ = false;
   }
   void summary(bool interrupted) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -123,21 +190,21 @@ class Console {
   std::mutex mutex_;
   bool progress_;
   bool drawn_ = false;
-  std::size_t total_;
-  Clock::time_point start_;
+  std::size_t total_ = 0;
+  Clock::time_point start_ = Clock::now();
   Counts counts_;
 };
 
-// Redraws the progress line five times a second until stopped.
+// Draws the progress line at once, then five times a second until stopped.
 class ProgressTicker {
  public:
-  explicit ProgressTicker(Console& console) : thread_([this, &console] {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!done_) {
-      console.draw();
-      wake_.wait_for(lock, std::chrono::milliseconds(200));
-    }
-  }) {}
+  explicit ProgressTicker(Console& console) : console_(console) {
+    console_.draw();
+    thread_ = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return done_; })) console_.draw();
+    });
+  }
   ~ProgressTicker() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -148,45 +215,75 @@ class ProgressTicker {
   }
 
  private:
+  Console& console_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;
   std::thread thread_;
 };
 
-int execute(const BatchCommand& cmd) {
-  install_signal_handlers();
-  // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
-  auto selection = std::async(std::launch::async, [&] { return select_backend(cmd.device); });
+// The backend and, on the GPU, the devices to spread over.
+struct Where {
+  Backend backend;
+  std::vector<int> devices = {0};
+};
+
+Where choose(const BatchCommand& cmd) {
+  if (!cmd.devices.given()) return {select_backend(cmd.device).backend};
+  return {Backend::cuda, resolve_devices(cmd.devices)};
+}
+
+// Finding the files: the list, the folder walks, --skip-existing's checks.
+// Throws Interrupted at Ctrl-C.
+std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
-  std::error_code ec;
-  fs::create_directories(cmd.output_dir, ec);
-  if (ec) throw OutputError(cmd.output_dir, "cannot create the output folder: " + ec.message());
-  if (!fs::is_directory(cmd.output_dir)) throw OutputError(cmd.output_dir, "is not a folder");
-
-  const std::vector<BatchItem> items = take_shard(plan_batch(sources, cmd.output_dir, cmd.format), cmd.shard);
-  const bool progress =
-      cmd.progress == ProgressMode::always || (cmd.progress == ProgressMode::automatic && ::isatty(2));
-  Console console(progress, items.size());
-
+  const std::vector<BatchItem> items =
+      take_shard(plan_batch(sources, cmd.output_dir, cmd.format, interrupted), cmd.shard);
+  console.set_total(items.size());
   // An output already there is skipped before anything is read.
   std::vector<BatchItem> todo;
+  std::error_code ec;
   for (const BatchItem& item : items) {
+    if (interrupted()) throw Interrupted();
     if (cmd.skip_existing && item.problem.empty() && fs::exists(item.output, ec))
       console.skip();
     else
       todo.push_back(item);
   }
+  return todo;
+}
+
+int execute(const BatchCommand& cmd) {
+  install_signal_handlers();
+  // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
+  auto selection = std::async(std::launch::async, [&] { return choose(cmd); });
+  const bool progress =
+      cmd.progress == ProgressMode::always || (cmd.progress == ProgressMode::automatic && ::isatty(2));
+  Console console(progress);
+  std::vector<BatchItem> todo;
+  try {
+    todo = find_work(cmd, console);
+  } catch (const Interrupted&) {
+    console.line("interrupted while finding the files; nothing was written");
+    return 128 + g_signal.load();
+  }
+  const Where where = selection.get();
+  // Made only now, so that a run stopped or refused before this leaves nothing behind.
+  std::error_code ec;
+  fs::create_directories(cmd.output_dir, ec);
+  if (ec) throw OutputError(cmd.output_dir, "cannot create the output folder: " + ec.message());
+  if (!fs::is_directory(cmd.output_dir)) throw OutputError(cmd.output_dir, "is not a folder");
 
   BatchSettings settings;
-  settings.backend = selection.get().backend;
+  settings.backend = where.backend;
+  settings.devices = where.devices;
   settings.pipeline = cmd.pipeline;
   settings.read = cmd.read;
   settings.write = cmd.write;
   settings.jobs = cmd.jobs;
   std::atomic<bool> failed_fast{false};
-  const auto stop = [&] { return g_signal.load(std::memory_order_relaxed) != 0 || failed_fast; };
+  const auto stop = [&] { return interrupted() || failed_fast; };
   const auto report = [&](const BatchItem&, Outcome outcome, const std::string& problem) {
     console.count(outcome, problem);
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;
@@ -194,7 +291,8 @@ int execute(const BatchCommand& cmd) {
   try {
     std::optional<ProgressTicker> ticker;
     if (progress) ticker.emplace(console);
-    run_batch(todo, settings, stop, report);
+    const std::vector<std::size_t> per_device = run_batch(todo, settings, stop, report);
+    if (per_device.size() > 1) console.per_device(where.devices, per_device);
   } catch (const DeviceError& e) {
     console.line(e.what());
     console.summary(false);
@@ -214,6 +312,9 @@ int run_batch_command(const BatchCommand& cmd) {
   } catch (const Error& e) {
     std::cerr << "gpuimg: " << e.what() << "\n";
     return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpuimg: out of memory\n";
+    return static_cast<int>(ExitCode::failure);
   }
 }
 

@@ -19,6 +19,7 @@ struct BatchCommand {
   std::string format;      // output extension; empty keeps the input's
   Pipeline pipeline;
   DeviceChoice device = DeviceChoice::automatic;
+  DeviceSet devices;       // --devices; given: the GPU backend on those GPUs
   ReadOptions read;
   WriteOptions write;
   int jobs = 1;

@@ -101,7 +101,7 @@ bool names_folder(const std::string& path) {
 
 // The options that only a batch takes, as the user sees them.
 struct BatchFlags {
-  std::string files_from, format, jobs, shard;
+  std::string files_from, format, jobs, shard, devices;
   bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
 
   std::string first_given() const {
@@ -109,6 +109,7 @@ struct BatchFlags {
     if (!format.empty()) return "--format";
     if (!jobs.empty()) return "--jobs";
     if (!shard.empty()) return "--shard";
+    if (!devices.empty()) return "--devices";
     if (no_recursive) return "--no-recursive";
     if (skip_existing) return "--skip-existing";
     if (fail_fast) return "--fail-fast";
@@ -137,6 +138,10 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.jobs = flags.jobs.empty() ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
                                   : parse_jobs(flags.jobs);
   if (!flags.shard.empty()) batch.shard = parse_shard(flags.shard);
+  if (!flags.devices.empty()) {
+    if (cmd.device == DeviceChoice::cpu) throw UsageError("--devices: picks GPUs, so not with --device cpu");
+    batch.devices = parse_devices(flags.devices);
+  }
   batch.skip_existing = flags.skip_existing;
   batch.fail_fast = flags.fail_fast;
   if (flags.quiet && flags.progress) throw UsageError("--quiet and --progress: give one or the other");
@@ -173,6 +178,28 @@ DeviceChoice parse_device(const std::string& text) {
   if (text == "cuda") return DeviceChoice::cuda;
   if (text == "cpu") return DeviceChoice::cpu;
   throw UsageError("--device: must be auto, cuda or cpu, got '" + text + "'");
+}
+
+DeviceSet parse_devices(const std::string& text) {
+  DeviceSet set;
+  if (text == "all") {
+    set.all = true;
+    return set;
+  }
+  const auto bad = [&] { return UsageError("--devices: must be all or GPU numbers such as 0,1, got '" + text + "'"); };
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    int v = -1;
+    const char* end = text.data() + comma;
+    auto [p, ec] = std::from_chars(text.data() + at, end, v);
+    if (ec != std::errc() || p != end || v < 0) throw bad();
+    if (std::find(set.listed.begin(), set.listed.end(), v) != set.listed.end())
+      throw UsageError("--devices: GPU " + std::to_string(v) + " is listed twice");
+    set.listed.push_back(v);
+    if (comma == text.size()) return set;
+    at = comma + 1;
+  }
 }
 
 std::string op_table() {
@@ -222,6 +249,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "extension, png where gpuimg cannot write it")->type_name("EXT")->group(batch_group);
   app.add_option("--jobs", flags.jobs, "Decode and encode threads, and images in flight per stage")
       ->type_name("N")->default_str("hardware threads")->group(batch_group);
+  app.add_option("--devices", flags.devices, "Spread the images over these GPUs: all, or numbers such as 0,1 "
+                 "(default: GPU 0 alone)")->type_name("all|LIST")->group(batch_group);
   app.add_option("--shard", flags.shard, "K/N: only the Kth of N interleaved shares of the sorted file list, so N "
                  "runs cover every file once")->type_name("K/N")->group(batch_group);
   app.add_flag("--no-recursive", flags.no_recursive, "Only the images directly in each INPUT folder")->group(batch_group);

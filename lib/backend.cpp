@@ -12,6 +12,25 @@ BackendSelection select_backend(DeviceChoice choice) {
   return {Backend::cpu, detail};
 }
 
+std::vector<int> resolve_devices(const DeviceSet& set) {
+  std::string detail;
+  const int count = cuda_device_count();
+  if (count == 0) {
+    cuda_usable(&detail);  // says why there is none
+    throw DeviceError("--devices: " + detail);
+  }
+  std::vector<int> devices = set.listed;
+  if (set.all)
+    for (int d = 0; d < count; ++d) devices.push_back(d);
+  for (const int d : devices) {
+    if (d >= count)
+      throw UsageError("--devices: there is no GPU " + std::to_string(d) + "; this machine has " +
+                       (count == 1 ? std::string("one, GPU 0") : std::to_string(count) + ", GPUs 0 to " + std::to_string(count - 1)));
+    if (!cuda_device_usable(d, &detail)) throw DeviceError("--devices: GPU " + std::to_string(d) + ": " + detail);
+  }
+  return devices;
+}
+
 void run_pipeline(Backend backend, Image& img, const Pipeline& pipeline, RunTimes* times) {
   if (backend == Backend::cuda)
     run_cuda(img, pipeline, times);

@@ -21,6 +21,18 @@ struct BackendSelection {
 // takes a while, so the CLI runs this beside decoding.
 BackendSelection select_backend(DeviceChoice choice);
 
+// --devices: every GPU, or those listed by number.
+struct DeviceSet {
+  bool all = false;
+  std::vector<int> listed;
+  bool given() const { return all || !listed.empty(); }
+};
+
+// The GPUs of `set`, each checked as cuda_usable checks GPU 0. Throws
+// UsageError for a number that no GPU has, and DeviceError when there is no
+// usable GPU or one cannot run this build.
+std::vector<int> resolve_devices(const DeviceSet& set);
+
 // Where the time went, for -v. Stage times are per stage, in order.
 struct RunTimes {
   double upload_ms = 0;
@@ -31,10 +43,13 @@ struct RunTimes {
 // Runs every stage in order, in place. Throws DeviceError on a CUDA failure.
 void run_pipeline(Backend backend, Image& img, const Pipeline& pipeline, RunTimes* times = nullptr);
 
-void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times = nullptr);
+// `threads`: the most it may use at once; 0: one per hardware thread.
+void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times = nullptr, int threads = 0);
 
 // Implemented by cuda_backend.cpp, or by cuda_backend_none.cpp in a build without CUDA.
-bool cuda_usable(std::string* detail);  // detail: the device name, or why not
+bool cuda_usable(std::string* detail);  // GPU 0; detail: the device name, or why not
+int cuda_device_count();                // 0 without a driver or a GPU
+bool cuda_device_usable(int device, std::string* detail);
 void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times = nullptr);
 
 }  // namespace gpuimg

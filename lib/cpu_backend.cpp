@@ -19,6 +19,7 @@ template <class T> struct CpuStage {
   const T* src;
   T* dst;
   int width, height, channels;
+  int threads;  // for parallel_bands
 };
 
 template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
@@ -28,7 +29,7 @@ template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typena
       T* out = s.dst + static_cast<std::size_t>(y) * s.width * s.channels;
       for (int x = 0; x < s.width; ++x) Op::apply(view, x, y, p, out + x * s.channels);
     }
-  });
+  }, s.threads);
 }
 
 template <class T, class Acc> void box_vertical(const CpuStage<T>& s, const std::uint32_t* sums, int radius) {
@@ -36,7 +37,7 @@ template <class T, class Acc> void box_vertical(const CpuStage<T>& s, const std:
   parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
     std::vector<Acc> acc(row_len);
     box_columns<T, Acc>(sums, row_len, s.height, radius, 0, row_len, y0, y1, s.dst, acc.data());
-  });
+  }, s.threads);
 }
 
 template <class T> void run_custom(OpTag<Blur>, const CpuStage<T>& s, const Blur::Params& p) {
@@ -46,7 +47,7 @@ template <class T> void run_custom(OpTag<Blur>, const CpuStage<T>& s, const Blur
       const std::size_t row = static_cast<std::size_t>(y) * s.width * s.channels;
       box_row_sums(s.src + row, s.width, s.channels, p.radius, 0, s.width, sums.data() + row);
     }
-  });
+  }, s.threads);
   if (Blur::needs_wide_sums(p.radius, SampleTraits<T>::max))
     box_vertical<T, std::uint64_t>(s, sums.data(), p.radius);
   else
@@ -63,11 +64,12 @@ template <class T> void run_stage(const OpRecord& rec, const CpuStage<T>& s) {
   });
 }
 
-template <class T> void run_all(Image& img, const Pipeline& pipeline, RunTimes* times) {
+template <class T> void run_all(Image& img, const Pipeline& pipeline, RunTimes* times, int threads) {
   std::vector<std::uint8_t> other(img.data.size());
   for (const OpRecord& rec : pipeline) {
     const auto start = std::chrono::steady_clock::now();
-    const CpuStage<T> s{img.samples<T>(), reinterpret_cast<T*>(other.data()), img.width, img.height, img.channels};
+    const CpuStage<T> s{img.samples<T>(), reinterpret_cast<T*>(other.data()), img.width, img.height, img.channels,
+                          threads};
     run_stage(rec, s);
     img.data.swap(other);
     if (times)
@@ -78,11 +80,11 @@ template <class T> void run_all(Image& img, const Pipeline& pipeline, RunTimes* 
 
 }  // namespace
 
-void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times) {
+void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times, int threads) {
   if (img.depth == Depth::U8)
-    run_all<std::uint8_t>(img, pipeline, times);
+    run_all<std::uint8_t>(img, pipeline, times, threads);
   else
-    run_all<std::uint16_t>(img, pipeline, times);
+    run_all<std::uint16_t>(img, pipeline, times, threads);
 }
 
 }  // namespace gpuimg

@@ -1,7 +1,8 @@
 #pragma once
 // What every host file that talks to the GPU shares: one way to check a CUDA
 // call, turning a failure into a DeviceError that says what was being done,
-// and an owner for device memory that frees it on every path out.
+// and owners for device memory, pinned host memory and streams that free
+// them on every path out.
 #include <cstddef>
 #include <string>
 
@@ -17,21 +18,71 @@ inline void check_cuda(cudaError_t e, const std::string& what) {
                     cudaGetErrorName(e) + ")");
 }
 
+inline std::string mib_text(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+
+// Device memory that can grow: a batch keeps one set of buffers for all its
+// images and only reallocates for an image larger than any before.
 class DeviceBuffer {
  public:
+  DeviceBuffer() = default;
   // `what` names the contents in the message of a failed allocation.
-  DeviceBuffer(std::size_t bytes, const std::string& what) {
-    if (bytes)
-      check_cuda(cudaMalloc(&ptr_, bytes),
-                 "allocating " + std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB of GPU memory for " + what);
-  }
+  DeviceBuffer(std::size_t bytes, const std::string& what) { reserve(bytes, what); }
   ~DeviceBuffer() { cudaFree(ptr_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  // At least `bytes`; the contents are not kept.
+  void reserve(std::size_t bytes, const std::string& what) {
+    if (bytes <= size_) return;
+    check_cuda(cudaFree(ptr_), "freeing GPU memory for " + what);
+    ptr_ = nullptr;
+    size_ = 0;
+    check_cuda(cudaMalloc(&ptr_, bytes), "allocating " + mib_text(bytes) + " of GPU memory for " + what);
+    size_ = bytes;
+  }
   void* get() const { return ptr_; }
 
  private:
   void* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Page-locked host memory, which the copy engines read and write while the
+// host thread goes on (a copy from pageable memory goes through the driver's
+// own staging, synchronously).
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() { cudaFreeHost(ptr_); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  void reserve(std::size_t bytes, const std::string& what) {
+    if (bytes <= size_) return;
+    check_cuda(cudaFreeHost(ptr_), "freeing pinned host memory for " + what);
+    ptr_ = nullptr;
+    size_ = 0;
+    check_cuda(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault),
+               "allocating " + mib_text(bytes) + " of pinned host memory for " + what);
+    size_ = bytes;
+  }
+  void* get() const { return ptr_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() { check_cuda(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "creating a stream"); }
+  ~Stream() { cudaStreamDestroy(s_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
 };
 
 }  // namespace gpuimg

@@ -3,85 +3,20 @@
 // output must equal the one-image run's output byte for byte, every bad file
 // be named, and nothing be written outside the output folder.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "backend.hpp"
 #include "batch_items.hpp"
-#include "batch_run.hpp"
+#include "batch_tree.hpp"
 #include "cli.hpp"
-#include "codec.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
-#include "gpu.hpp"
-#include "random_image.hpp"
-#include "run_binary.hpp"
 
 namespace gpuimg::test {
 namespace {
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
-// Every regular file under `dir`, relative to it, sorted.
-std::set<std::string> files_under(const fs::path& dir) {
-  std::set<std::string> out;
-  if (!fs::exists(dir)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out.insert(e.path().lexically_relative(dir).string());
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// The good images (relative path -> what they are) and the bad files.
-const std::vector<std::string> kGood = {"a.png", "ga.png", "sub/b.jpg", "sub/deep/c16.png"};
-const std::vector<std::string> kOps = {"--blur", "1", "--invert", "--device", "cpu"};
-
-// tmp/in: the four good images, sub/corrupt.png (random bytes) and notes.txt.
-void make_input_tree(const fs::path& in) {
-  fs::create_directories(in / "sub" / "deep");
-  write_image((in / "a.png").string(), random_image(37, 23, 3, Depth::U8, 1));
-  write_image((in / "ga.png").string(), random_image(16, 9, 2, Depth::U8, 2));
-  write_image((in / "sub" / "b.jpg").string(), random_image(40, 30, 3, Depth::U8, 3));
-  write_image((in / "sub" / "deep" / "c16.png").string(), random_image(21, 17, 4, Depth::U16, 4));
-  write_bytes(in / "sub" / "corrupt.png", std::string(300, '\x5a'));
-  write_bytes(in / "notes.txt", "not an image\n");
-}
-
-std::vector<std::string> args(std::vector<std::string> head, const std::vector<std::string>& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
-// What gpuimg INPUT OPS OUTPUT writes for one image on its own.
-std::string single_result(const fs::path& input, const std::string& extension, const std::vector<std::string>& ops) {
-  TempDir tmp;
-  const fs::path out = tmp / ("single." + extension);
-  const RunResult r = run_binary(args(args({input.string()}, ops), {out.string()}));
-  EXPECT_EQ(r.status, 0) << r.err;
-  return read_bytes(out);
-}
-
-std::string summary(int processed, int failed, int skipped) {
-  return "gpuimg: " + std::to_string(processed) + " processed, " + std::to_string(failed) + " failed, " +
-         std::to_string(skipped) + " skipped in ";
-}
 
 class CliBatch : public testing::Test {
  protected:
@@ -234,63 +169,12 @@ INSTANTIATE_TEST_SUITE_P(
                     BadBatch{"jobs_zero", {"in/", "out/", "--jobs", "0"}, "--jobs"},
                     BadBatch{"format_unknown", {"in/", "out/", "--format", "xyz"}, "--format"},
                     BadBatch{"several_inputs_into_a_file", {"in/a.png", "in/ga.png", "out"}, "output folder"},
-                    BadBatch{"batch_option_on_one_image", {"in/a.png", "out.png", "--jobs", "2"}, "--jobs"}),
+                    BadBatch{"batch_option_on_one_image", {"in/a.png", "out.png", "--jobs", "2"}, "--jobs"},
+                    BadBatch{"devices_on_one_image", {"in/a.png", "out.png", "--devices", "0"}, "--devices"},
+                    BadBatch{"devices_not_numbers", {"in/", "out/", "--devices", "first"}, "--devices"},
+                    BadBatch{"devices_twice", {"in/", "out/", "--devices", "0,0"}, "listed twice"},
+                    BadBatch{"devices_with_cpu", {"in/", "out/", "--devices", "all", "--device", "cpu"}, "--device cpu"}),
     [](const testing::TestParamInfo<BadBatch>& info) { return std::string(info.param.name); });
-
-// Ctrl-C in the middle of a long batch: status 130, every output there is
-// complete (it equals the one-image result), no temporary is left, and a
-// rerun with --skip-existing does exactly the rest.
-TEST(CliBatchInterrupt, StopsPromptlyLeavingNoPartialFile) {
-  TempDir tmp;
-  fs::create_directory(tmp / "in");
-  write_image((tmp / "in" / "000.png").string(), random_image(300, 200, 3, Depth::U8, 7));
-  constexpr int kFiles = 300;
-  for (int i = 1; i < kFiles; ++i) {
-    char name[16];
-    std::snprintf(name, sizeof name, "%03d.png", i);
-    fs::copy_file(tmp / "in" / "000.png", tmp / "in" / name);
-  }
-  const std::vector<std::string> ops = {"--blur", "8", "--device", "cpu"};
-  std::vector<std::string> words = args(args({GPUIMG_BINARY, "in/"}, ops), {"out/", "--jobs", "2"});
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  const std::string dir = tmp.path().string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_RDWR);
-    if (null >= 0 && ::dup2(null, 0) == 0 && ::dup2(null, 1) == 1 && ::dup2(null, 2) == 2 && ::chdir(dir.c_str()) == 0)
-      ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  // Wait for the first outputs, then interrupt.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (files_under(tmp / "out").size() < 3 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  ::kill(pid, SIGINT);
-  const auto sent = std::chrono::steady_clock::now();
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count(), 5.0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 130);
-
-  const std::set<std::string> written = files_under(tmp / "out");
-  EXPECT_GE(written.size(), 3u);
-  EXPECT_LT(written.size(), static_cast<std::size_t>(kFiles)) << "the run was not interrupted";
-  const std::string expected = single_result(tmp / "in" / "000.png", "png", ops);
-  for (const std::string& f : written) {
-    EXPECT_EQ(f.find(".gpuimg-tmp"), std::string::npos) << "temporary left: " << f;
-    EXPECT_EQ(read_bytes(tmp / "out" / f), expected) << f << " is partial or wrong";
-  }
-
-  const RunResult rest = run_binary(args(args({"in/"}, ops), {"out/", "--skip-existing"}), {tmp.path()});
-  EXPECT_EQ(rest.status, 0) << rest.err;
-  EXPECT_TRUE(has(rest.err, summary(kFiles - static_cast<int>(written.size()), 0, static_cast<int>(written.size()))))
-      << rest.err;
-  EXPECT_EQ(files_under(tmp / "out").size(), static_cast<std::size_t>(kFiles));
-}
 
 // ---- which form runs -----------------------------------------------------------
 
@@ -361,87 +245,6 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   EXPECT_NE(clash[1].problem.find("a.png: its output " + (tmp / "out" / "a.png").string() + " is also"),
             std::string::npos)
       << clash[1].problem;
-}
-
-// ---- the staged pipeline (the CUDA shape) on the CPU ---------------------------
-
-struct Tally {
-  std::atomic<int> processed{0}, failed{0};
-  ReportFn report() {
-    return [this](const BatchItem&, Outcome o, const std::string&) { ++(o == Outcome::processed ? processed : failed); };
-  }
-};
-
-BatchSettings cpu_settings(int jobs) {
-  BatchSettings settings;
-  settings.pipeline = {parse_stage("blur", {"1"}), parse_stage("invert", {})};
-  settings.jobs = jobs;
-  return settings;
-}
-
-TEST(BatchStaged, GivesTheSameBytesAsTheWorkers) {
-  TempDir tmp;
-  make_input_tree(tmp / "in");
-  const BatchSettings settings = cpu_settings(2);
-  const auto never = [] { return false; };
-  Tally workers, staged;
-  run_batch(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("workers"), ""), settings, never, workers.report());
-  run_batch_staged(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("staged"), ""), settings,
-                   [&](Image& img) { run_cpu(img, settings.pipeline); }, never, staged.report());
-  EXPECT_EQ(staged.processed, 4);
-  EXPECT_EQ(staged.failed, 1);
-  EXPECT_EQ(workers.processed, 4);
-  ASSERT_EQ(files_under(tmp / "staged"), std::set<std::string>(kGood.begin(), kGood.end()));
-  for (const std::string& rel : kGood) EXPECT_EQ(read_bytes(tmp / "staged" / rel), read_bytes(tmp / "workers" / rel)) << rel;
-}
-
-std::vector<BatchItem> many_items(const TempDir& tmp, int n) {
-  fs::create_directory(tmp / "in");
-  write_image(tmp.file("in/000.png"), random_image(64, 48, 3, Depth::U8, 9));
-  for (int i = 1; i < n; ++i) fs::copy_file(tmp / "in" / "000.png", tmp / "in" / (std::to_string(1000 + i) + ".png"));
-  return plan_batch({{tmp.file("in")}, {}, true}, tmp.file("out"), "");
-}
-
-// A failing device stops everything: no thread is left waiting on a queue,
-// and the error comes back to the caller.
-TEST(BatchStaged, ADeviceErrorStopsTheBatchAndIsRethrown) {
-  TempDir tmp;
-  const std::vector<BatchItem> items = many_items(tmp, 60);
-  std::atomic<int> calls{0};
-  Tally tally;
-  const auto process = [&](Image&) {
-    if (++calls == 3) throw DeviceError("cudaMemcpy: an illegal memory access was encountered");
-  };
-  EXPECT_THROW(run_batch_staged(items, cpu_settings(3), process, [] { return false; }, tally.report()), DeviceError);
-  EXPECT_EQ(calls, 3);
-  EXPECT_LE(tally.processed, 2);
-  EXPECT_EQ(tally.failed, 0);
-}
-
-TEST(BatchStaged, StopsTakingFilesOnceAskedTo) {
-  TempDir tmp;
-  const std::vector<BatchItem> items = many_items(tmp, 60);
-  Tally tally;
-  const auto stop = [&] { return tally.processed >= 2; };
-  run_batch_staged(items, cpu_settings(2), [](Image&) {}, stop, tally.report());
-  EXPECT_GE(tally.processed, 2);
-  EXPECT_LT(tally.processed, 60);
-  EXPECT_EQ(files_under(tmp / "out").size(), static_cast<std::size_t>(tally.processed.load()));
-}
-
-// ---- the GPU: one context, decode and encode threads around it --------------
-
-TEST(CliGpuBatch, CudaOutputsEqualCpuOutputs) {
-  GPUIMG_REQUIRE_GPU();
-  TempDir tmp;
-  make_input_tree(tmp / "in");
-  const RunResult cpu = run_binary({"in/", "--blur", "2", "--sharpen", "0.5", "--device", "cpu", "cpu/"}, {tmp.path()});
-  const RunResult gpu = run_binary({"in/", "--blur", "2", "--sharpen", "0.5", "--device", "cuda", "gpu/"}, {tmp.path()});
-  EXPECT_EQ(cpu.status, 1) << cpu.err;
-  EXPECT_EQ(gpu.status, 1) << gpu.err;
-  EXPECT_TRUE(has(gpu.err, summary(4, 1, 0))) << gpu.err;
-  ASSERT_EQ(files_under(tmp / "gpu"), std::set<std::string>(kGood.begin(), kGood.end()));
-  for (const std::string& rel : kGood) EXPECT_EQ(read_bytes(tmp / "gpu" / rel), read_bytes(tmp / "cpu" / rel)) << rel;
 }
 
 }  // namespace

@@ -31,10 +31,12 @@ bool is_output_folder(const fs::path& dir, const fs::path& output) {
   return fs::equivalent(dir, output, ec);
 }
 
-void walk(const std::string& folder, bool recursive, const std::string& output_dir, std::vector<Found>& found) {
+void walk(const std::string& folder, bool recursive, const std::string& output_dir,
+          const std::function<bool()>& stop, std::vector<Found>& found) {
   const std::vector<std::string> readable = readable_extensions();
   std::error_code ec;
   auto take = [&](const fs::directory_entry& e) {
+    if (stop && stop()) throw Interrupted();
     std::error_code type_ec;
     if (e.is_regular_file(type_ec) && contains(readable, lower_extension(e.path().string())))
       found.push_back({e.path().string(), e.path().lexically_relative(folder).string()});
@@ -99,12 +101,14 @@ std::string map_output(const std::string& output_dir, const std::string& relativ
   return out.string();
 }
 
-std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& output_dir, const std::string& format) {
+std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& output_dir, const std::string& format,
+                                  const std::function<bool()>& stop) {
   std::vector<Found> found;
   for (const std::string& path : sources.paths) {
+    if (stop && stop()) throw Interrupted();
     std::error_code ec;
     if (fs::is_directory(path, ec))
-      walk(path, sources.recursive, output_dir, found);
+      walk(path, sources.recursive, output_dir, stop, found);
     else
       found.push_back({path, file_name(path)});
   }

@@ -2,6 +2,8 @@
 // Which files a batch processes and where each result goes: folders walked
 // for image extensions, named files taken as given, every output mapped
 // inside the output folder, the list sorted and cut into shards.
+#include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +37,15 @@ struct Sources {
 // `format` when not empty; an extension gpuimg cannot write becomes png.
 // Sorted by input path; two inputs that map to one output: the later fails.
 // Folder walks skip `output_dir` itself. Throws InputError for a missing
-// folder or an unreadable directory.
-std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& output_dir, const std::string& format);
+// folder or an unreadable directory, and Interrupted once stop() returns
+// true (asked between directory entries: a walk of a large tree stops
+// promptly at Ctrl-C).
+std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& output_dir, const std::string& format,
+                                  const std::function<bool()>& stop = {});
+
+struct Interrupted : std::exception {
+  const char* what() const noexcept override { return "interrupted"; }
+};
 
 // Item i belongs to shard K/N when i % N == K - 1: N runs over the same
 // sorted list cover it exactly once.

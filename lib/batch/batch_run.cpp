@@ -1,14 +1,18 @@
 #include "batch_run.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "bounded_queue.hpp"
+#include "cuda_lane.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
 
@@ -26,14 +30,20 @@ class Batch {
         const ReportFn& report)
       : items_(items), settings_(settings), stop_(stop), report_(report) {}
 
+  // Each worker runs the pipeline on its share of the cores: every core
+  // busy, none asked to run two threads of image work.
   void run_on_workers() {
-    run_workers(settings_.jobs, [&] { cpu_worker(); });
+    const int workers = static_cast<int>(std::min<std::size_t>(settings_.jobs, std::max<std::size_t>(1, items_.size())));
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads_each = std::max(1, cores / workers);
+    run_workers(workers, [&] { cpu_worker(threads_each); });
     if (device_error_) std::rethrow_exception(device_error_);
   }
 
-  void run_staged(const std::function<void(Image&)>& process) {
-    run_pipeline_stages(process);
+  std::vector<std::size_t> run_staged(const std::vector<Lane>& lanes) {
+    std::vector<std::size_t> counts = run_pipeline_stages(lanes);
     if (device_error_) std::rethrow_exception(device_error_);
+    return counts;
   }
 
  private:
@@ -87,27 +97,34 @@ class Batch {
     finish(item, Outcome::processed);
   }
 
-  void cpu_worker() {
+  void cpu_worker(int threads) {
     while (const BatchItem* item = next()) {
       attempt(*item, [&] {
         Image img = read(*item);
-        run_cpu(img, settings_.pipeline);
+        run_cpu(img, settings_.pipeline, nullptr, threads);
         write(*item, img);
       });
     }
   }
 
-  void run_pipeline_stages(const std::function<void(Image&)>& process) {
+  std::vector<std::size_t> run_pipeline_stages(const std::vector<Lane>& lanes) {
     const std::size_t depth = static_cast<std::size_t>(settings_.jobs);
     BoundedQueue<Decoded> decoded(depth), done(depth);
     std::atomic<int> decoders_left{settings_.jobs};
-    std::thread device([&] {
-      while (std::optional<Decoded> d = decoded.pop()) {
-        if (!stopping() && attempt(*d->item, [&] { process(d->image); })) done.push(std::move(*d));
-        if (aborted_) decoded.close();  // wakes decoders waiting for room
-      }
-      done.close();
-    });
+    std::atomic<std::size_t> lanes_left{lanes.size()};
+    std::vector<std::size_t> counts(lanes.size(), 0);
+    std::vector<std::thread> lane_threads;
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      lane_threads.emplace_back([&, i] {
+        while (std::optional<Decoded> d = decoded.pop()) {
+          if (!stopping() && attempt(*d->item, [&] { lanes[i](d->image); })) {
+            ++counts[i];
+            done.push(std::move(*d));
+          }
+          if (aborted_) decoded.close();  // wakes decoders waiting for room
+        }
+        if (--lanes_left == 0) done.close();
+      });
     std::thread encoders([&] {
       run_workers(settings_.jobs, [&] {
         while (std::optional<Decoded> d = done.pop()) attempt(*d->item, [&] { write(*d->item, d->image); });
@@ -120,8 +137,9 @@ class Batch {
       }
       if (--decoders_left == 0) decoded.close();
     });
-    device.join();
+    for (std::thread& t : lane_threads) t.join();
     encoders.join();
+    return counts;
   }
 
   template <class F> static void run_workers(int n, const F& work) {
@@ -143,18 +161,30 @@ class Batch {
 
 }  // namespace
 
-void run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
-               const ReportFn& report) {
-  if (settings.backend == Backend::cpu)
+std::vector<std::size_t> run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                                   const std::function<bool()>& stop, const ReportFn& report) {
+  if (settings.backend == Backend::cpu) {
     Batch(items, settings, stop, report).run_on_workers();
-  else
-    run_batch_staged(items, settings, [&](Image& img) { run_cuda(img, settings.pipeline); }, stop, report);
+    return {};
+  }
+  std::vector<std::unique_ptr<CudaLane>> cuda_lanes;
+  std::vector<Lane> lanes;
+  for (const int device : settings.devices)
+    for (int i = 0; i < kLanesPerDevice; ++i) {
+      cuda_lanes.push_back(std::make_unique<CudaLane>(device, settings.pipeline, true));
+      lanes.push_back([lane = cuda_lanes.back().get()](Image& img) { lane->run(img); });
+    }
+  const std::vector<std::size_t> per_lane = run_batch_staged(items, settings, lanes, stop, report);
+  std::vector<std::size_t> per_device(settings.devices.size(), 0);
+  for (std::size_t i = 0; i < per_lane.size(); ++i) per_device[i / kLanesPerDevice] += per_lane[i];
+  return per_device;
 }
 
-void run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
-                      const std::function<void(Image&)>& process, const std::function<bool()>& stop,
-                      const ReportFn& report) {
-  Batch(items, settings, stop, report).run_staged(process);
+std::vector<std::size_t> run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                                          const std::vector<Lane>& lanes, const std::function<bool()>& stop,
+                                          const ReportFn& report) {
+  if (lanes.empty()) throw std::invalid_argument("run_batch_staged: no lanes");  // nothing would drain the queues
+  return Batch(items, settings, stop, report).run_staged(lanes);
 }
 
 }  // namespace gpuimg

@@ -2,6 +2,7 @@
 // Runs a batch: every item read, processed and written in one process, with
 // decoding and encoding spread over worker threads and at most a queue depth
 // of images in memory at once.
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ namespace gpuimg {
 
 struct BatchSettings {
   Backend backend = Backend::cpu;
+  std::vector<int> devices = {0};  // CUDA: the GPUs the images are spread over
   Pipeline pipeline;
   ReadOptions read;
   WriteOptions write;
@@ -27,22 +29,32 @@ enum class Outcome { processed, failed };
 // `problem`: the "PATH: problem" line of a failure, else empty.
 using ReportFn = std::function<void(const BatchItem&, Outcome, const std::string& problem)>;
 
+// Lanes per GPU: one uploading, one running kernels, one downloading.
+constexpr int kLanesPerDevice = 3;
+
 // Runs `items`. Once stop() returns true no new item is started; items
 // already decoded are dropped unwritten (writes are atomic, so a write in
 // progress completes or leaves nothing). CPU: each of `jobs` threads takes
-// an item through read, run_cpu and write. CUDA: `jobs` decode threads feed
-// one thread that drives the GPU (one context), which feeds `jobs` encode
-// threads, through queues `jobs` deep. Parent folders of outputs are created.
-// A DeviceError stops the batch and is rethrown once every thread has ended.
-void run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, const std::function<bool()>& stop,
-               const ReportFn& report);
+// an item through read, run_cpu and write, the cores shared out between
+// them. CUDA: `jobs` decode threads feed kLanesPerDevice CudaLanes per GPU
+// of settings.devices, each on its own thread (one context per GPU), which
+// feed `jobs` encode threads, through queues `jobs` deep. Parent folders of
+// outputs are created. A DeviceError stops the batch and is rethrown once
+// every thread has ended. Returns the images each GPU processed, in the
+// order of settings.devices (nothing on the CPU).
+std::vector<std::size_t> run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                                   const std::function<bool()>& stop, const ReportFn& report);
 
-// The CUDA shape with any processing stage: `jobs` decode threads, one
-// thread calling process(image) for every image, `jobs` encode threads, and
-// queues `jobs` deep between them. run_batch passes run_cuda; the tests pass
-// run_cpu, so the queues are tested where there is no GPU.
-void run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
-                      const std::function<void(Image&)>& process, const std::function<bool()>& stop,
-                      const ReportFn& report);
+// One image at a time through a processing step, from its own thread.
+using Lane = std::function<void(Image&)>;
+
+// The CUDA shape with any lanes: `jobs` decode threads, one thread per lane
+// calling lanes[i](image) for the images it takes, `jobs` encode threads,
+// and queues `jobs` deep between them. Returns the images each lane
+// processed. run_batch passes CudaLanes; the tests pass run_cpu, so the
+// queues are tested where there is no GPU.
+std::vector<std::size_t> run_batch_staged(const std::vector<BatchItem>& items, const BatchSettings& settings,
+                                          const std::vector<Lane>& lanes, const std::function<bool()>& stop,
+                                          const ReportFn& report);
 
 }  // namespace gpuimg

@@ -1,0 +1,137 @@
+// A lane's work for one image: upload, every stage on the lane's stream
+// between two device buffers, download, then a wait on an event. The event
+// blocks rather than spins: in a batch the lane threads would otherwise each
+// hold a core that the decoders and encoders need.
+#include "cuda_lane.hpp"
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "cuda_launch.hpp"
+#include "cuda_resources.hpp"
+#include "error.hpp"
+
+namespace gpuimg {
+namespace {
+
+// Events between the steps of a run; each interval is one line of -v.
+class Timeline {
+ public:
+  Timeline(std::size_t marks, cudaStream_t s) : events_(marks), stream_(s) {
+    for (auto& e : events_) check_cuda(cudaEventCreate(&e), "creating an event");
+  }
+  ~Timeline() {
+    for (auto e : events_) cudaEventDestroy(e);
+  }
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+  void mark() { check_cuda(cudaEventRecord(events_.at(next_++), stream_), "recording an event"); }
+  double ms(std::size_t from) const {
+    float t = 0;
+    check_cuda(cudaEventElapsedTime(&t, events_.at(from), events_.at(from + 1)), "reading an event");
+    return t;
+  }
+
+ private:
+  std::vector<cudaEvent_t> events_;
+  cudaStream_t stream_;
+  std::size_t next_ = 0;
+};
+
+class Event {
+ public:
+  explicit Event(unsigned flags) { check_cuda(cudaEventCreateWithFlags(&e_, flags), "creating an event"); }
+  ~Event() { cudaEventDestroy(e_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+void select_device(int device) { check_cuda(cudaSetDevice(device), "selecting GPU " + std::to_string(device)); }
+
+}  // namespace
+
+struct CudaLane::State {
+  State(const Pipeline& p, bool use_staging) : pipeline(p), staging_on(use_staging) {}
+  Pipeline pipeline;
+  bool staging_on;
+  Stream stream;
+  Event done{cudaEventBlockingSync | cudaEventDisableTiming};
+  DeviceBuffer ping, pong, scratch, ops;
+  PinnedBuffer staging;
+};
+
+CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_(device) {
+  select_device(device);
+  state_ = std::make_unique<State>(pipeline, staging);
+  State& s = *state_;
+  const std::size_t op_bytes = sizeof(OpRecord) * pipeline.size();
+  s.ops.reserve(op_bytes, "the pipeline");
+  if (op_bytes != 0) {
+    check_cuda(cudaMemcpyAsync(s.ops.get(), s.pipeline.data(), op_bytes, cudaMemcpyHostToDevice, s.stream.get()),
+               "uploading the pipeline");
+    check_cuda(cudaStreamSynchronize(s.stream.get()), "uploading the pipeline");
+  }
+}
+
+// The stream, event and buffers belong to the lane's GPU, which need not be
+// the destroying thread's current one. Unchecked: a destructor cannot throw,
+// and a failure here leaves only what the process's end frees.
+CudaLane::~CudaLane() { cudaSetDevice(device_); }
+
+void CudaLane::run(Image& img, RunTimes* times) {
+  select_device(device_);
+  State& s = *state_;
+  const cudaStream_t stream = s.stream.get();
+  const std::size_t bytes = img.data.size();
+  const int stages = static_cast<int>(s.pipeline.size());
+  s.ping.reserve(bytes, "the image");
+  s.pong.reserve(bytes, "the image");
+  s.scratch.reserve(scratch_bytes(s.pipeline, img.width, img.height, img.channels), "stage scratch");
+  void* host = img.data.data();
+  if (s.staging_on) {
+    s.staging.reserve(bytes, "staging the image");
+    std::memcpy(s.staging.get(), host, bytes);
+    host = s.staging.get();
+  }
+  std::optional<Timeline> timeline;
+  if (times) timeline.emplace(stages + 3, stream);
+  const auto mark = [&] {
+    if (timeline) timeline->mark();
+  };
+
+  mark();
+  check_cuda(cudaMemcpyAsync(s.ping.get(), host, bytes, cudaMemcpyHostToDevice, stream), "uploading the image");
+  mark();
+  void* src = s.ping.get();
+  void* dst = s.pong.get();
+  for (int i = 0; i < stages; ++i) {
+    const CudaStage stage{src, dst, img.width, img.height, img.channels, bytes_per_sample(img.depth),
+                          s.scratch.get(), stream};
+    check_cuda(launch_stage(s.pipeline[i], i, stage, static_cast<const OpRecord*>(s.ops.get())),
+               "launching stage " + std::to_string(i + 1) + " (" + describe(s.pipeline[i]) + ")");
+    std::swap(src, dst);
+    mark();
+  }
+  check_cuda(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, stream), "downloading the image");
+  mark();
+  check_cuda(cudaEventRecord(s.done.get(), stream), "recording an event");
+  check_cuda(cudaEventSynchronize(s.done.get()), "running the pipeline");
+  if (s.staging_on) std::memcpy(img.data.data(), s.staging.get(), bytes);
+
+  if (times) {
+    times->upload_ms = timeline->ms(0);
+    for (int i = 0; i < stages; ++i) times->stage_ms.push_back(timeline->ms(1 + i));
+    times->download_ms = timeline->ms(1 + stages);
+  }
+}
+
+}  // namespace gpuimg
