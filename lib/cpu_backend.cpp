@@ -1,11 +1,13 @@
 // The CPU backend: the same per-pixel code as the CUDA kernels, with rows
-// spread over every core. Stages ping-pong between the image's buffer and
-// one scratch buffer of the same size.
+// spread over every core; blur, which is no per-pixel code, in cpu_blur.cpp.
+// Stages ping-pong between the image's buffer and one scratch buffer of the
+// same size.
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "backend.hpp"
+#include "cpu_blur.hpp"
 #include "parallel.hpp"
 #include "view.hpp"
 
@@ -31,26 +33,8 @@ template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typena
   });
 }
 
-template <class T, class Acc> void box_vertical(const CpuStage<T>& s, const std::uint32_t* sums, int radius) {
-  const int row_len = s.width * s.channels;
-  parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
-    std::vector<Acc> acc(row_len);
-    box_columns<T, Acc>(sums, row_len, s.height, radius, 0, row_len, y0, y1, s.dst, acc.data());
-  });
-}
-
 template <class T> void run_custom(OpTag<Blur>, const CpuStage<T>& s, const Blur::Params& p) {
-  std::vector<std::uint32_t> sums(static_cast<std::size_t>(s.width) * s.height * s.channels);
-  parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      const std::size_t row = static_cast<std::size_t>(y) * s.width * s.channels;
-      box_row_sums(s.src + row, s.width, s.channels, p.radius, 0, s.width, sums.data() + row);
-    }
-  });
-  if (Blur::needs_wide_sums(p.radius, SampleTraits<T>::max))
-    box_vertical<T, std::uint64_t>(s, sums.data(), p.radius);
-  else
-    box_vertical<T, std::uint32_t>(s, sums.data(), p.radius);
+  blur_cpu(s.src, s.dst, s.width, s.height, s.channels, p.radius);
 }
 
 template <class T> void run_stage(const OpRecord& rec, const CpuStage<T>& s) {
