@@ -2,6 +2,7 @@
 // spread over every core; blur, which is no per-pixel code, in cpu_blur.cpp.
 // Stages ping-pong between the image's buffer and one scratch buffer of the
 // same size.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -23,14 +24,35 @@ template <class T> struct CpuStage {
   int width, height, channels;
 };
 
-template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
-  const ImageView<T> view{s.src, s.width, s.height, s.channels};
+// Pixels at least the halo away from every edge read through InteriorView,
+// the border ring through the clamping ImageView: the same apply() either
+// way. On 3840x2160 RGB, invert took 80 ms with every pixel clamped.
+template <class Op, int C, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
+  const ImageView<T> clamped{s.src, s.width, s.height, C};
+  const InteriorView<T, C> interior{s.src, s.width};
+  const int halo = Op::halo(p);
   parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
-      T* out = s.dst + static_cast<std::size_t>(y) * s.width * s.channels;
-      for (int x = 0; x < s.width; ++x) Op::apply(view, x, y, p, out + x * s.channels);
+      T* out = s.dst + static_cast<std::size_t>(y) * s.width * C;
+      if (y < halo || y >= s.height - halo) {
+        for (int x = 0; x < s.width; ++x) Op::apply(clamped, x, y, p, out + x * C);
+        continue;
+      }
+      const int x0 = std::min(halo, s.width), x1 = std::max(x0, s.width - halo);
+      for (int x = 0; x < x0; ++x) Op::apply(clamped, x, y, p, out + x * C);
+      for (int x = x0; x < x1; ++x) Op::apply(interior, x, y, p, out + x * C);
+      for (int x = x1; x < s.width; ++x) Op::apply(clamped, x, y, p, out + x * C);
     }
   });
+}
+
+template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
+  switch (s.channels) {
+    case 1: return run_stencil<Op, 1>(s, p);
+    case 2: return run_stencil<Op, 2>(s, p);
+    case 3: return run_stencil<Op, 3>(s, p);
+    default: return run_stencil<Op, 4>(s, p);
+  }
 }
 
 template <class T> void run_custom(OpTag<Blur>, const CpuStage<T>& s, const Blur::Params& p) {
