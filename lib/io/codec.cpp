@@ -15,6 +15,7 @@
 #include "file_util.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
+#include "png_encoder.hpp"
 
 namespace gpuimg {
 namespace {
@@ -80,7 +81,7 @@ Image decode(const Bytes& file, std::uint64_t max_pixels) {
 }
 
 Bytes encode(const Image& img, Format format, int jpeg_quality) {
-  if (format == Format::png) return encode_png(img);
+  if (format == Format::png) return encode_png(img, PngSettings{});
   if (format == Format::jpeg) return encode_jpeg(img, jpeg_quality);
 #if GPUIMG_WITH_OPENCV
   if (format != Format::tga) return encode_with_opencv(img, format);

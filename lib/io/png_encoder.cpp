@@ -1,0 +1,218 @@
+// The PNG writer, on zlib directly rather than through libpng, so that the
+// compression runs on every core: the rows are cut into segments of about
+// 512 KiB, each filtered and deflated on its own and ended on a byte
+// boundary (Z_SYNC_FLUSH), and the pieces are joined into one zlib stream
+// whose Adler-32 is combined from the segments'. The cut depends on the
+// image alone, never on the number of cores, so every machine writes the
+// same bytes. With the run-length strategy, which looks back one byte, a
+// cut costs a few bytes.
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "backends.hpp"
+#include "parallel.hpp"
+#include "png_encoder.hpp"
+
+namespace gpuimg {
+namespace {
+
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+constexpr std::size_t kSegmentBytes = std::size_t{1} << 19;
+
+int paeth(int a, int b, int c) {
+  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+// Writes filter type `type` of row `cur` (previous row `prev`, bpp bytes a
+// pixel) into out[0] (the type byte) and out[1..n].
+void filter_row(int type, const std::uint8_t* cur, const std::uint8_t* prev, std::size_t n, int bpp,
+                std::uint8_t* out) {
+  out[0] = static_cast<std::uint8_t>(type);
+  std::uint8_t* f = out + 1;
+  const std::size_t b = static_cast<std::size_t>(bpp);
+  switch (type) {
+    case 0: std::memcpy(f, cur, n); break;
+    case 1:
+      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - (i >= b ? cur[i - b] : 0));
+      break;
+    case 2:
+      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - prev[i]);
+      break;
+    case 3:
+      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - ((i >= b ? cur[i - b] : 0) + prev[i]) / 2);
+      break;
+    default:
+      for (std::size_t i = 0; i < n; ++i)
+        f[i] = static_cast<std::uint8_t>(cur[i] - paeth(i >= b ? cur[i - b] : 0, prev[i], i >= b ? prev[i - b] : 0));
+  }
+}
+
+// libpng's heuristic for choosing a row's filter: the smallest sum of the
+// filtered bytes read as signed values.
+std::uint64_t signed_sum(const std::uint8_t* f, std::size_t n) {
+  std::uint64_t s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += static_cast<std::uint64_t>(std::abs(static_cast<std::int8_t>(f[i])));
+  return s;
+}
+
+int zlib_strategy(PngStrategy s) {
+  switch (s) {
+    case PngStrategy::rle: return Z_RLE;
+    case PngStrategy::filtered: return Z_FILTERED;
+    case PngStrategy::huffman: return Z_HUFFMAN_ONLY;
+    default: return Z_DEFAULT_STRATEGY;
+  }
+}
+
+// zlib counts in 32-bit lengths; a segment is one row at least, and a row
+// can pass 4 GiB where --max-pixels is raised, so lengths go in pieces.
+constexpr std::size_t kZlibMax = std::size_t{1} << 30;
+
+// Deflates `in` into `out` as raw deflate data (no zlib header), ending on a
+// byte boundary: final (Z_FINISH) or not (Z_SYNC_FLUSH, an empty stored
+// block), so that the next segment's data can follow.
+bool deflate_all(const std::vector<std::uint8_t>& in, bool last, const PngSettings& settings, Bytes& out) {
+  z_stream z{};
+  if (deflateInit2(&z, settings.level, Z_DEFLATED, -15, 8, zlib_strategy(settings.strategy)) != Z_OK) return false;
+  out.resize(deflateBound(&z, in.size()) + 64);
+  std::size_t used = 0, fed = 0;
+  int status = Z_OK;
+  z.next_in = const_cast<std::uint8_t*>(in.data());
+  do {
+    z.avail_in = static_cast<uInt>(std::min(kZlibMax, in.size() - fed));
+    fed += z.avail_in;
+    const int flush = fed < in.size() ? Z_NO_FLUSH : last ? Z_FINISH : Z_SYNC_FLUSH;
+    do {  // until deflate leaves output room unused: it has said all it can
+      if (out.size() - used < 64) out.resize(out.size() * 2);
+      z.next_out = out.data() + used;
+      z.avail_out = static_cast<uInt>(std::min(kZlibMax, out.size() - used));
+      status = deflate(&z, flush);
+      used = static_cast<std::size_t>(z.next_out - out.data());
+    } while (z.avail_out == 0 && status == Z_OK);
+  } while (fed < in.size() && status == Z_OK);
+  deflateEnd(&z);
+  out.resize(used);
+  return last ? status == Z_STREAM_END : status == Z_OK;
+}
+
+struct Segment {
+  Bytes deflated;
+  uLong adler = 0;
+  std::size_t raw_bytes = 0;
+  bool failed = false;
+};
+
+class PngRows {
+ public:
+  explicit PngRows(const Image& img) : img_(img), n_(img.row_bytes()), bpp_(img.channels * bytes_per_sample(img.depth)) {}
+  std::size_t row_bytes() const { return n_; }
+  int bpp() const { return bpp_; }
+
+  // Row y as PNG stores it: 16-bit samples big-endian. `scratch` holds the
+  // swapped copy where one is needed.
+  const std::uint8_t* row(int y, std::uint8_t* scratch) const {
+    const std::uint8_t* r = img_.data.data() + static_cast<std::size_t>(y) * n_;
+    if (img_.depth == Depth::U8 || !kLittleEndianHost) return r;
+    for (std::size_t i = 0; i < n_; i += 2) {
+      scratch[i] = r[i + 1];
+      scratch[i + 1] = r[i];
+    }
+    return scratch;
+  }
+
+ private:
+  const Image& img_;
+  std::size_t n_;
+  int bpp_;
+};
+
+// Filters rows [y0, y1) and deflates them into one raw deflate piece,
+// byte-aligned at the end, final only for the image's last segment.
+void deflate_segment(const PngRows& rows, int y0, int y1, bool last, const PngSettings& settings, Segment& out) {
+  const std::size_t n = rows.row_bytes();
+  std::vector<std::uint8_t> zero(n, 0), cur_buf(n), prev_buf(n), candidate(n + 1);
+  std::vector<std::uint8_t> filtered((n + 1) * static_cast<std::size_t>(y1 - y0));
+  for (int y = y0; y < y1; ++y) {
+    const std::uint8_t* cur = rows.row(y, cur_buf.data());
+    const std::uint8_t* prev = y > 0 ? rows.row(y - 1, prev_buf.data()) : zero.data();
+    std::uint8_t* dst = filtered.data() + (n + 1) * static_cast<std::size_t>(y - y0);
+    if (settings.filter != PngFilter::adaptive) {
+      filter_row(static_cast<int>(settings.filter), cur, prev, n, rows.bpp(), dst);
+      continue;
+    }
+    std::uint64_t best = UINT64_MAX;
+    for (int type = 0; type <= 4; ++type) {
+      filter_row(type, cur, prev, n, rows.bpp(), candidate.data());
+      const std::uint64_t s = signed_sum(candidate.data() + 1, n);
+      if (s < best) {
+        best = s;
+        std::memcpy(dst, candidate.data(), n + 1);
+      }
+    }
+  }
+  out.raw_bytes = filtered.size();
+  out.adler = adler32(0, nullptr, 0);
+  for (std::size_t at = 0; at < filtered.size(); at += kZlibMax)
+    out.adler = adler32(out.adler, filtered.data() + at, static_cast<uInt>(std::min(kZlibMax, filtered.size() - at)));
+  out.failed = !deflate_all(filtered, last, settings, out.deflated);
+}
+
+void put32(Bytes& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+// One chunk: length, type, data, CRC of type and data.
+void put_chunk(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n) {
+  put32(out, static_cast<std::uint32_t>(n));
+  const std::size_t start = out.size();
+  out.insert(out.end(), type, type + 4);
+  out.insert(out.end(), data, data + n);
+  put32(out, static_cast<std::uint32_t>(crc32(0, out.data() + start, static_cast<uInt>(n + 4))));
+}
+
+}  // namespace
+
+Bytes encode_png(const Image& img, const PngSettings& settings) {
+  static constexpr std::uint8_t kColorTypes[] = {0, 0, 4, 2, 6};  // gray, gray+alpha, RGB, RGBA
+  const PngRows rows(img);
+  const int rows_per_segment = static_cast<int>(std::max<std::size_t>(1, kSegmentBytes / (rows.row_bytes() + 1)));
+  const int segments = (img.height + rows_per_segment - 1) / rows_per_segment;
+  std::vector<Segment> parts(segments);
+  parallel_bands(segments, 1, [&](int s0, int s1) {
+    for (int s = s0; s < s1; ++s)
+      deflate_segment(rows, s * rows_per_segment, std::min(img.height, (s + 1) * rows_per_segment), s == segments - 1,
+                      settings, parts[s]);
+  });
+
+  // zlib header: deflate, 32 KiB window, no dictionary, FCHECK making it a multiple of 31.
+  Bytes stream = {0x78, 0x01};
+  uLong adler = adler32(0, nullptr, 0);
+  for (const Segment& part : parts) {
+    if (part.failed) throw CodecFailure("cannot encode PNG (zlib failed)");
+    stream.insert(stream.end(), part.deflated.begin(), part.deflated.end());
+    adler = adler32_combine(adler, part.adler, static_cast<z_off_t>(part.raw_bytes));
+  }
+  put32(stream, static_cast<std::uint32_t>(adler));
+
+  Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  Bytes header;
+  put32(header, static_cast<std::uint32_t>(img.width));
+  put32(header, static_cast<std::uint32_t>(img.height));
+  header.insert(header.end(), {static_cast<std::uint8_t>(img.depth == Depth::U16 ? 16 : 8),
+                               kColorTypes[img.channels], 0, 0, 0});  // deflate, adaptive filtering, no interlace
+  put_chunk(out, "IHDR", header.data(), header.size());
+  // IDAT chunks of at most 1 MiB: any size is valid, and this keeps each
+  // one's CRC computation cache-sized.
+  constexpr std::size_t kIdatBytes = std::size_t{1} << 20;
+  for (std::size_t at = 0; at < stream.size(); at += kIdatBytes)
+    put_chunk(out, "IDAT", stream.data() + at, std::min(kIdatBytes, stream.size() - at));
+  put_chunk(out, "IEND", nullptr, 0);
+  return out;
+}
+
+}  // namespace gpuimg
