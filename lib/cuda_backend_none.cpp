@@ -11,4 +11,6 @@ bool cuda_usable(std::string* detail) {
 
 void run_cuda(Image&, const Pipeline&, RunTimes*) { throw DeviceError("this gpuimg was built without CUDA"); }
 
+void release_cuda() {}  // no context was made
+
 }  // namespace gpuimg
