@@ -17,7 +17,9 @@
 #   warm-up run leaves the input in the file cache.
 # Environment: GPUIMG (default build/gpuimg), GPUIMG_BEFORE (another gpuimg
 # binary, say of an earlier commit, timed as one more row), PYTHON (with
-# NumPy, for the input; default python3, else /usr/bin/python3).
+# NumPy, for the input; default python3, else /usr/bin/python3),
+# GPUIMG_COMMIT, GPUIMG_BEFORE_COMMIT (the commits to name, where the
+# checkout is not the one built).
 #
 # Writes the Markdown section e2e-device or e2e-dev: to $OUT/ when OUT is set
 # (a run on the device machine), else into docs/PERFORMANCE.md through
@@ -102,7 +104,7 @@ fragment=$work/e2e-$mode.md
 {
   echo "### End to end, $([ $mode = device ] && echo "the GPU machine" || echo "a machine without a GPU (CPU backend)")"
   echo
-  echo "$(date -u +%Y-%m-%d), \`scripts/bench_e2e.sh $mode $runs\` at gpuimg $(git rev-parse --short HEAD 2>/dev/null || echo '(no git)')."
+  echo "$(date -u +%Y-%m-%d), \`scripts/bench_e2e.sh $mode $runs\` at gpuimg ${GPUIMG_COMMIT:-$(git rev-parse --short HEAD)}."
   echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores;" \
     "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg). $(. /etc/os-release && echo "$PRETTY_NAME")."
   if [ $mode = device ]; then
@@ -123,6 +125,9 @@ fragment=$work/e2e-$mode.md
     "the file write). Peers' splits are their own timers around each call; *start+exit* is the rest" \
     "(interpreter start, process exit). The last column compares each output's pixels with gpuimg's" \
     "(\`gpuimg compare\`; for JPEG it compares the decoded files, encoder differences included)."
+  if [ -n "${GPUIMG_BEFORE:-}" ]; then
+    echo "*gpuimg-before* is gpuimg at ${GPUIMG_BEFORE_COMMIT:-an earlier build}, run the same way."
+  fi
   echo
   e2e report "$results" gpuimg "$gpuimg"
   echo

@@ -516,6 +516,10 @@ TEST(OutputErrors, InvalidImageOrQuality) {
   EXPECT_EQ(write_error(path, Image()), path + ": cannot write an image with 0 channels");
   EXPECT_EQ(error_of<OutputError>([&] { write_image(path, random_image(2, 2, 3, Depth::U8, 1), WriteOptions{0}); }),
             path + ": JPEG quality 0 is outside 1..100");
+  WriteOptions level_ten;
+  level_ten.png_level = 10;
+  EXPECT_EQ(error_of<OutputError>([&] { write_image(dir.file("out.png"), random_image(2, 2, 3, Depth::U8, 1), level_ten); }),
+            dir.file("out.png") + ": PNG level 10 is outside 0..9");
   EXPECT_TRUE(dir.names().empty());
 }
 
