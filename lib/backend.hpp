@@ -37,9 +37,4 @@ void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times = nullptr);
 bool cuda_usable(std::string* detail);  // detail: the device name, or why not
 void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times = nullptr);
 
-// Tears down this process's CUDA context now instead of at exit, once the
-// process makes no more CUDA calls: on an H100 that takes about 90 ms, which
-// the CLI spends beside encoding rather than after it. Throws DeviceError.
-void release_cuda();
-
 }  // namespace gpuimg

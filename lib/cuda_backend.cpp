@@ -116,6 +116,4 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   }
 }
 
-void release_cuda() { check_cuda(cudaDeviceReset(), "releasing the GPU"); }
-
 }  // namespace gpuimg

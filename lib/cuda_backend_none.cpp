@@ -11,6 +11,4 @@ bool cuda_usable(std::string* detail) {
 
 void run_cuda(Image&, const Pipeline&, RunTimes*) { throw DeviceError("this gpuimg was built without CUDA"); }
 
-void release_cuda() {}  // no context was made
-
 }  // namespace gpuimg

@@ -29,7 +29,6 @@ GPUIMG_LINES = {
     "upload": re.compile(r"gpuimg: upload ([\d.]+) ms"),
     "download": re.compile(r"gpuimg: download ([\d.]+) ms"),
     "encode": re.compile(r"encoded and written in ([\d.]+) ms"),
-    "release": re.compile(r"GPU released in ([\d.]+) ms"),
     "total": re.compile(r"([\d.]+) ms in all"),
 }
 STAGE = re.compile(r"gpuimg: stage \d+: (\S+).*?([\d.]+) ms$")
@@ -69,8 +68,6 @@ def gpuimg_split(s: dict, wall: float) -> dict:
         out["download"] = s["download"]
     out["encode"] = s["encode"]
     out["other"] = s["total"] - sum(v for k, v in out.items() if k != "start+exit")
-    if "release" in s:  # CUDA's teardown, on a thread beside the encode: not on the path
-        out["GPU release, beside encode"] = s["release"]
     return out
 
 
