@@ -58,7 +58,8 @@ void slide_column_sums(std::uint32_t* col, const T* enter, const T* leave, std::
 template <int C, class Sum, class Mean, class T>
 void blur_row(const std::uint32_t* col, Sum* acc, T* out, int width, int radius, const Mean mean) {
   auto change = [&](int x, int enter, int leave) {
-    for (int c = 0; c < C; ++c) acc[x * C + c] = static_cast<Sum>(col[enter * C + c]) - static_cast<Sum>(col[leave * C + c]);
+    for (int c = 0; c < C; ++c)
+      acc[x * C + c] = static_cast<Sum>(col[enter * C + c]) - static_cast<Sum>(col[leave * C + c]);
   };
   auto clamped = [&](int x) { change(x, std::min(x + radius + 1, width - 1), std::max(x - radius, 0)); };
   // Columns x - R and x + R + 1 are both inside the row for x in [R, width - R - 1).

@@ -115,8 +115,8 @@ TEST(PngEncoder, OpenCvReadsEverySetting) {
       const Image img = random_image(260, 700, channels, channels == 4 ? Depth::U16 : Depth::U8, 20 + channels);
       SCOPED_TRACE(describe_setting(s) + ", " + shape(img));
       const Bytes png = encode_png(img, s);
-      const cv::Mat m = cv::imdecode(cv::Mat(1, static_cast<int>(png.size()), CV_8U, const_cast<std::uint8_t*>(png.data())),
-                                     cv::IMREAD_UNCHANGED);
+      const cv::Mat file(1, static_cast<int>(png.size()), CV_8U, const_cast<std::uint8_t*>(png.data()));
+      const cv::Mat m = cv::imdecode(file, cv::IMREAD_UNCHANGED);
       ASSERT_FALSE(m.empty());
       ASSERT_EQ(m.channels(), channels);
       ASSERT_EQ(m.elemSize1(), static_cast<std::size_t>(bytes_per_sample(img.depth)));

@@ -1,8 +1,9 @@
 // The PNG writer, on zlib directly rather than through libpng, so that the
 // compression runs on every core: the rows are cut into segments of about
-// 512 KiB, each filtered and deflated on its own and ended on a byte
-// boundary (Z_SYNC_FLUSH), and the pieces are joined into one zlib stream
-// whose Adler-32 is combined from the segments'. The cut depends on the
+// 512 KiB, each filtered, deflated, ended on a byte boundary (Z_SYNC_FLUSH)
+// and wrapped in its own IDAT chunk on its own thread; the chunks in order
+// hold one zlib stream, whose Adler-32, combined from the segments', closes
+// it in the last chunk. The cut depends on the
 // image alone, never on the number of cores, so every machine writes the
 // same bytes. With the run-length strategy, which looks back one byte, a
 // cut costs a few bytes.
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "backends.hpp"
 #include "parallel.hpp"
@@ -44,7 +46,8 @@ void filter_row(int type, const std::uint8_t* cur, const std::uint8_t* prev, std
       for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - prev[i]);
       break;
     case 3:
-      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - ((i >= b ? cur[i - b] : 0) + prev[i]) / 2);
+      for (std::size_t i = 0; i < n; ++i)
+        f[i] = static_cast<std::uint8_t>(cur[i] - ((i >= b ? cur[i - b] : 0) + prev[i]) / 2);
       break;
     default:
       for (std::size_t i = 0; i < n; ++i)
@@ -73,14 +76,14 @@ int zlib_strategy(PngStrategy s) {
 // can pass 4 GiB where --max-pixels is raised, so lengths go in pieces.
 constexpr std::size_t kZlibMax = std::size_t{1} << 30;
 
-// Deflates `in` into `out` as raw deflate data (no zlib header), ending on a
+// Appends `in` to `out` as raw deflate data (no zlib header), ending on a
 // byte boundary: final (Z_FINISH) or not (Z_SYNC_FLUSH, an empty stored
 // block), so that the next segment's data can follow.
 bool deflate_all(const std::vector<std::uint8_t>& in, bool last, const PngSettings& settings, Bytes& out) {
   z_stream z{};
   if (deflateInit2(&z, settings.level, Z_DEFLATED, -15, 8, zlib_strategy(settings.strategy)) != Z_OK) return false;
-  out.resize(deflateBound(&z, in.size()) + 64);
-  std::size_t used = 0, fed = 0;
+  std::size_t used = out.size(), fed = 0;
+  out.resize(used + deflateBound(&z, in.size()) + 64);
   int status = Z_OK;
   z.next_in = const_cast<std::uint8_t*>(in.data());
   do {
@@ -100,16 +103,41 @@ bool deflate_all(const std::vector<std::uint8_t>& in, bool last, const PngSettin
   return last ? status == Z_STREAM_END : status == Z_OK;
 }
 
+void put32(Bytes& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
+}
+
+// Chunks of `type` holding data[0, n): one, or several where n passes the
+// 2^31 - 1 bytes a chunk can hold (any cut of IDAT data is valid).
+void put_chunks(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n) {
+  constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
+  std::size_t at = 0;
+  do {
+    const std::size_t len = std::min(kMaxChunk, n - at);
+    put32(out, static_cast<std::uint32_t>(len));
+    const std::size_t start = out.size();
+    out.insert(out.end(), type, type + 4);
+    out.insert(out.end(), data + at, data + at + len);
+    put32(out, static_cast<std::uint32_t>(crc32(0, out.data() + start, static_cast<uInt>(len + 4))));
+    at += len;
+  } while (at < n);
+}
+
+// One segment's share of the file: its IDAT chunks, complete with their
+// CRCs (the last segment's deflated data bare, for the Adler-32 to follow
+// in its chunk), and what the zlib stream's Adler-32 needs of it.
 struct Segment {
-  Bytes deflated;
+  Bytes chunks, tail;
   uLong adler = 0;
   std::size_t raw_bytes = 0;
   bool failed = false;
+  bool out_of_memory = false;
 };
 
 class PngRows {
  public:
-  explicit PngRows(const Image& img) : img_(img), n_(img.row_bytes()), bpp_(img.channels * bytes_per_sample(img.depth)) {}
+  explicit PngRows(const Image& img)
+      : img_(img), n_(img.row_bytes()), bpp_(img.channels * bytes_per_sample(img.depth)) {}
   std::size_t row_bytes() const { return n_; }
   int bpp() const { return bpp_; }
 
@@ -132,7 +160,8 @@ class PngRows {
 };
 
 // Filters rows [y0, y1) and deflates them into one raw deflate piece,
-// byte-aligned at the end, final only for the image's last segment.
+// byte-aligned at the end, final only for the image's last segment; the
+// first segment's piece starts with the zlib header.
 void deflate_segment(const PngRows& rows, int y0, int y1, bool last, const PngSettings& settings, Segment& out) {
   const std::size_t n = rows.row_bytes();
   std::vector<std::uint8_t> zero(n, 0), cur_buf(n), prev_buf(n), candidate(n + 1);
@@ -159,20 +188,13 @@ void deflate_segment(const PngRows& rows, int y0, int y1, bool last, const PngSe
   out.adler = adler32(0, nullptr, 0);
   for (std::size_t at = 0; at < filtered.size(); at += kZlibMax)
     out.adler = adler32(out.adler, filtered.data() + at, static_cast<uInt>(std::min(kZlibMax, filtered.size() - at)));
-  out.failed = !deflate_all(filtered, last, settings, out.deflated);
-}
-
-void put32(Bytes& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
-}
-
-// One chunk: length, type, data, CRC of type and data.
-void put_chunk(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n) {
-  put32(out, static_cast<std::uint32_t>(n));
-  const std::size_t start = out.size();
-  out.insert(out.end(), type, type + 4);
-  out.insert(out.end(), data, data + n);
-  put32(out, static_cast<std::uint32_t>(crc32(0, out.data() + start, static_cast<uInt>(n + 4))));
+  // zlib header: deflate, 32 KiB window, no dictionary, FCHECK making it a multiple of 31.
+  Bytes deflated = y0 == 0 ? Bytes{0x78, 0x01} : Bytes{};
+  out.failed = !deflate_all(filtered, last, settings, deflated);
+  if (last)
+    out.tail = std::move(deflated);
+  else if (!out.failed)
+    put_chunks(out.chunks, "IDAT", deflated.data(), deflated.size());
 }
 
 }  // namespace
@@ -184,20 +206,15 @@ Bytes encode_png(const Image& img, const PngSettings& settings) {
   const int segments = (img.height + rows_per_segment - 1) / rows_per_segment;
   std::vector<Segment> parts(segments);
   parallel_bands(segments, 1, [&](int s0, int s1) {
-    for (int s = s0; s < s1; ++s)
-      deflate_segment(rows, s * rows_per_segment, std::min(img.height, (s + 1) * rows_per_segment), s == segments - 1,
-                      settings, parts[s]);
+    for (int s = s0; s < s1; ++s) {
+      try {  // an exception must not leave a worker thread
+        deflate_segment(rows, s * rows_per_segment, std::min(img.height, (s + 1) * rows_per_segment),
+                        s == segments - 1, settings, parts[s]);
+      } catch (const std::bad_alloc&) {
+        parts[s].failed = parts[s].out_of_memory = true;
+      }
+    }
   });
-
-  // zlib header: deflate, 32 KiB window, no dictionary, FCHECK making it a multiple of 31.
-  Bytes stream = {0x78, 0x01};
-  uLong adler = adler32(0, nullptr, 0);
-  for (const Segment& part : parts) {
-    if (part.failed) throw CodecFailure("cannot encode PNG (zlib failed)");
-    stream.insert(stream.end(), part.deflated.begin(), part.deflated.end());
-    adler = adler32_combine(adler, part.adler, static_cast<z_off_t>(part.raw_bytes));
-  }
-  put32(stream, static_cast<std::uint32_t>(adler));
 
   Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   Bytes header;
@@ -205,13 +222,21 @@ Bytes encode_png(const Image& img, const PngSettings& settings) {
   put32(header, static_cast<std::uint32_t>(img.height));
   header.insert(header.end(), {static_cast<std::uint8_t>(img.depth == Depth::U16 ? 16 : 8),
                                kColorTypes[img.channels], 0, 0, 0});  // deflate, adaptive filtering, no interlace
-  put_chunk(out, "IHDR", header.data(), header.size());
-  // IDAT chunks of at most 1 MiB: any size is valid, and this keeps each
-  // one's CRC computation cache-sized.
-  constexpr std::size_t kIdatBytes = std::size_t{1} << 20;
-  for (std::size_t at = 0; at < stream.size(); at += kIdatBytes)
-    put_chunk(out, "IDAT", stream.data() + at, std::min(kIdatBytes, stream.size() - at));
-  put_chunk(out, "IEND", nullptr, 0);
+  put_chunks(out, "IHDR", header.data(), header.size());
+  uLong adler = adler32(0, nullptr, 0);
+  for (const Segment& part : parts) {
+    if (part.out_of_memory) throw std::bad_alloc();
+    if (part.failed) throw CodecFailure("cannot encode PNG (zlib failed)");
+    out.insert(out.end(), part.chunks.begin(), part.chunks.end());
+    adler = adler32_combine(adler, part.adler, static_cast<z_off_t>(part.raw_bytes));
+  }
+  // The Adler-32 closes the stream in the same chunk as the last data: a
+  // reader that has all rows by then still checks it (libpng treats a
+  // mismatch found after the last row as a mere warning).
+  Bytes& tail = parts.back().tail;
+  put32(tail, static_cast<std::uint32_t>(adler));
+  put_chunks(out, "IDAT", tail.data(), tail.size());
+  put_chunks(out, "IEND", nullptr, 0);
   return out;
 }
 
