@@ -24,7 +24,7 @@ fragment=$work/cpu-blur.md
   echo "\`gpuimg_cpu_bench $runs\`: a seeded random 3840×2160 image; gpuimg's time is \`run_cpu\` with one blur" \
     "stage, as the CLI calls it (its scratch buffer allocated and first touched in every run), OpenCV's is" \
     "\`cv::blur(src, dst, Size(2R+1, 2R+1), Point(-1, -1), BORDER_REPLICATE)\` into a fresh \`Mat\`; both on every" \
-    "core (OpenCV at its default thread count), median of $runs runs after one warm-up. *equal*: whether the" \
+    "core (OpenCV at its default thread count), run alternately, median of $runs runs of each after one warm-up. *equal*: whether the" \
     "outputs match byte for byte (OpenCV rounds its mean in floating point, and its 16-bit sums overflow 32 bits" \
     "at large radii, so equality is reported, not required)."
   echo

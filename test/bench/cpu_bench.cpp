@@ -2,7 +2,8 @@
 // same image, both on every core (OpenCV at its default thread count), and
 // prints one table row per (type, radius) with the ratio. gpuimg's time is
 // run_cpu as the CLI calls it, scratch allocation included; OpenCV's is
-// cv::blur into a fresh output Mat, its allocation included too.
+// cv::blur into a fresh output Mat, its allocation included too. The two
+// run alternately, and each row gives the median of each.
 // Usage: gpuimg_cpu_bench [repetitions] [width height]
 #include <algorithm>
 #include <chrono>
@@ -23,19 +24,30 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Median of `reps` timed runs after one warm-up (first-touch page faults,
-// OpenCV's thread pool); setup() runs before each, outside the timing.
-template <class Setup, class Run> double median_ms(int reps, Setup setup, Run run) {
-  std::vector<double> t;
-  for (int i = 0; i <= reps; ++i) {
+struct Timed {
+  std::vector<double> ms;
+  double median() {
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
+};
+
+// Times a and b alternately, `reps` runs each after one warm-up of each
+// (first-touch page faults, OpenCV's thread pool), so that both meet the
+// same load from anything else on the machine; setup() runs before each
+// run, outside the timing.
+template <class SetupA, class RunA, class SetupB, class RunB>
+void time_alternately(int reps, SetupA setup_a, RunA run_a, SetupB setup_b, RunB run_b, Timed& a, Timed& b) {
+  auto once = [](auto& setup, auto& run, Timed& t, bool keep) {
     setup();
     const auto start = Clock::now();
     run();
-    if (i == 0) continue;
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (keep) t.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  };
+  for (int i = 0; i <= reps; ++i) {
+    once(setup_a, run_a, a, i > 0);
+    once(setup_b, run_b, b, i > 0);
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 }  // namespace
@@ -62,12 +74,13 @@ int main(int argc, char** argv) {
     for (int radius : {1, 3, 8, 25, 64, 256}) {
       const Pipeline pipeline = {parse_stage("blur", {std::to_string(radius)})};
       Image out;
-      const double gpuimg_ms = median_ms(reps, [&] { out = in; }, [&] { run_cpu(out, pipeline); });
       cv::Mat dst;
       const int k = 2 * radius + 1;
-      const double cv_ms = median_ms(
-          reps, [&] { dst = cv::Mat(); },
-          [&] { cv::blur(src, dst, cv::Size(k, k), cv::Point(-1, -1), cv::BORDER_REPLICATE); });
+      Timed ours, theirs;
+      time_alternately(
+          reps, [&] { out = in; }, [&] { run_cpu(out, pipeline); }, [&] { dst = cv::Mat(); },
+          [&] { cv::blur(src, dst, cv::Size(k, k), cv::Point(-1, -1), cv::BORDER_REPLICATE); }, ours, theirs);
+      const double gpuimg_ms = ours.median(), cv_ms = theirs.median();
       // OpenCV rounds its float mean to nearest even and its 16-bit sums
       // overflow 32 bits at large radii, so equality is reported, not required.
       const bool equal = std::equal(out.data.begin(), out.data.end(), dst.data);
