@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "avx2_clones.hpp"
 #include "ops/blur.hpp"
 #include "parallel.hpp"
 #include "reciprocal_mean.hpp"
@@ -25,16 +26,6 @@ namespace {
 
 // Rows per thread below which a thread's start costs more than its work.
 constexpr int kMinRowsPerThread = 8;
-
-// The row loops below are compiled twice, for AVX2 and for the baseline
-// x86-64 (SSE2), and the loader picks one for the CPU at hand: twice the
-// lanes in every vector loop. The floating-point results are the same
-// (IEEE operations, no fused multiply-add: AVX2 does not bring FMA).
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
-#define GPUIMG_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GPUIMG_AVX2_CLONES
-#endif
 
 // The window sums of the output row y0: each row of the clamped window once,
 // the edge rows once more for each replicated row beyond the image.

@@ -15,6 +15,7 @@
 #include <new>
 #include <utility>
 
+#include "avx2_clones.hpp"
 #include "backends.hpp"
 #include "parallel.hpp"
 #include "png_encoder.hpp"
@@ -30,37 +31,60 @@ int paeth(int a, int b, int c) {
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-// Writes filter type `type` of row `cur` (previous row `prev`, bpp bytes a
-// pixel) into out[0] (the type byte) and out[1..n].
-void filter_row(int type, const std::uint8_t* cur, const std::uint8_t* prev, std::size_t n, int bpp,
-                std::uint8_t* out) {
-  out[0] = static_cast<std::uint8_t>(type);
-  std::uint8_t* f = out + 1;
-  const std::size_t b = static_cast<std::size_t>(bpp);
-  switch (type) {
-    case 0: std::memcpy(f, cur, n); break;
-    case 1:
-      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - (i >= b ? cur[i - b] : 0));
-      break;
-    case 2:
-      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>(cur[i] - prev[i]);
-      break;
-    case 3:
-      for (std::size_t i = 0; i < n; ++i)
-        f[i] = static_cast<std::uint8_t>(cur[i] - ((i >= b ? cur[i - b] : 0) + prev[i]) / 2);
-      break;
-    default:
-      for (std::size_t i = 0; i < n; ++i)
-        f[i] = static_cast<std::uint8_t>(cur[i] - paeth(i >= b ? cur[i - b] : 0, prev[i], i >= b ? prev[i - b] : 0));
-  }
+// The filters, byte i of a row from the current row and the previous one
+// (a: the byte bpp to the left, b: above, c: above-left; 0 beyond the edge).
+template <int Type> std::uint8_t filter_byte(int x, int a, int b, int c) {
+  if constexpr (Type == 0) return static_cast<std::uint8_t>(x);
+  if constexpr (Type == 1) return static_cast<std::uint8_t>(x - a);
+  if constexpr (Type == 2) return static_cast<std::uint8_t>(x - b);
+  if constexpr (Type == 3) return static_cast<std::uint8_t>(x - (a + b) / 2);
+  return static_cast<std::uint8_t>(x - paeth(a, b, c));
 }
 
-// libpng's heuristic for choosing a row's filter: the smallest sum of the
-// filtered bytes read as signed values.
-std::uint64_t signed_sum(const std::uint8_t* f, std::size_t n) {
-  std::uint64_t s = 0;
-  for (std::size_t i = 0; i < n; ++i) s += static_cast<std::uint64_t>(std::abs(static_cast<std::int8_t>(f[i])));
-  return s;
+// Applies filter Type to a row of n bytes into f (f[0], the type byte, is
+// the caller's) and returns libpng's measure for choosing among them: the
+// sum of the filtered bytes read as signed values. The first bpp bytes have
+// no left neighbours; past them the loop has no branch and vectorises.
+template <int Type>
+GPUIMG_AVX2_CLONES std::uint32_t filter_row(const std::uint8_t* cur, const std::uint8_t* prev, std::size_t n,
+                                            std::size_t bpp, std::uint8_t* f) {
+  std::uint32_t sum = 0;
+  const std::size_t head = std::min(bpp, n);
+  for (std::size_t i = 0; i < head; ++i) {
+    f[i] = filter_byte<Type>(cur[i], 0, prev[i], 0);
+    sum += static_cast<std::uint32_t>(std::abs(static_cast<std::int8_t>(f[i])));
+  }
+  for (std::size_t i = head; i < n; ++i) {
+    f[i] = filter_byte<Type>(cur[i], cur[i - bpp], prev[i], prev[i - bpp]);
+    sum += static_cast<std::uint32_t>(std::abs(static_cast<std::int8_t>(f[i])));
+  }
+  return sum;
+}
+
+// Filters one row into out[0] (the type byte) and out[1..n]: `type`, or for
+// adaptive the one of the five with the smallest measure; `candidate` (n + 1
+// bytes) holds the one being tried. The 32-bit measure wraps only for rows
+// over 32 MiB, which may then get a worse filter, never a wrong file.
+void filter_row(PngFilter type, const std::uint8_t* cur, const std::uint8_t* prev, std::size_t n, int bpp,
+                std::uint8_t* out, std::uint8_t* candidate) {
+  using Filter = std::uint32_t (*)(const std::uint8_t*, const std::uint8_t*, std::size_t, std::size_t,
+                                   std::uint8_t*);
+  static constexpr Filter kFilters[] = {filter_row<0>, filter_row<1>, filter_row<2>, filter_row<3>, filter_row<4>};
+  const auto b = static_cast<std::size_t>(bpp);
+  if (type != PngFilter::adaptive) {
+    out[0] = static_cast<std::uint8_t>(type);
+    kFilters[static_cast<int>(type)](cur, prev, n, b, out + 1);
+    return;
+  }
+  std::uint32_t best = UINT32_MAX;
+  for (int t = 0; t <= 4; ++t) {
+    const std::uint32_t s = kFilters[t](cur, prev, n, b, candidate + 1);
+    if (s < best) {
+      best = s;
+      candidate[0] = static_cast<std::uint8_t>(t);
+      std::swap_ranges(candidate, candidate + n + 1, out);  // out holds the best so far
+    }
+  }
 }
 
 int zlib_strategy(PngStrategy s) {
@@ -169,20 +193,8 @@ void deflate_segment(const PngRows& rows, int y0, int y1, bool last, const PngSe
   for (int y = y0; y < y1; ++y) {
     const std::uint8_t* cur = rows.row(y, cur_buf.data());
     const std::uint8_t* prev = y > 0 ? rows.row(y - 1, prev_buf.data()) : zero.data();
-    std::uint8_t* dst = filtered.data() + (n + 1) * static_cast<std::size_t>(y - y0);
-    if (settings.filter != PngFilter::adaptive) {
-      filter_row(static_cast<int>(settings.filter), cur, prev, n, rows.bpp(), dst);
-      continue;
-    }
-    std::uint64_t best = UINT64_MAX;
-    for (int type = 0; type <= 4; ++type) {
-      filter_row(type, cur, prev, n, rows.bpp(), candidate.data());
-      const std::uint64_t s = signed_sum(candidate.data() + 1, n);
-      if (s < best) {
-        best = s;
-        std::memcpy(dst, candidate.data(), n + 1);
-      }
-    }
+    filter_row(settings.filter, cur, prev, n, rows.bpp(), filtered.data() + (n + 1) * static_cast<std::size_t>(y - y0),
+               candidate.data());
   }
   out.raw_bytes = filtered.size();
   out.adler = adler32(0, nullptr, 0);
