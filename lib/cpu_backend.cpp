@@ -1,11 +1,13 @@
 // The CPU backend: the same per-pixel code as the CUDA kernels, with rows
 // spread over every core; blur, which is no per-pixel code, in cpu_blur.cpp.
 // Stages ping-pong between the image's buffer and one scratch buffer of the
-// same size.
+// same size (run_all).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <vector>
+#include <cstring>
+#include <memory>
+#include <utility>
 
 #include "backend.hpp"
 #include "cpu_blur.hpp"
@@ -72,16 +74,30 @@ template <class T> void run_stage(const OpRecord& rec, const CpuStage<T>& s) {
   });
 }
 
+// Stages ping-pong between the image's buffer and a scratch buffer left
+// uninitialised, so that its pages are first touched by the first stage's
+// threads: zero-filling 25 MB on one thread first took about 20 ms of a
+// 3840x2160 run on 2 cores, more than the blur. After an odd number of
+// stages the result is copied back, on every core.
 template <class T> void run_all(Image& img, const Pipeline& pipeline, RunTimes* times) {
-  std::vector<std::uint8_t> other(img.data.size());
+  if (pipeline.empty()) return;
+  const std::unique_ptr<std::uint8_t[]> scratch(new std::uint8_t[img.data.size()]);
+  std::uint8_t* src = img.data.data();
+  std::uint8_t* dst = scratch.get();
   for (const OpRecord& rec : pipeline) {
     const auto start = std::chrono::steady_clock::now();
-    const CpuStage<T> s{img.samples<T>(), reinterpret_cast<T*>(other.data()), img.width, img.height, img.channels};
-    run_stage(rec, s);
-    img.data.swap(other);
+    run_stage(rec, CpuStage<T>{reinterpret_cast<const T*>(src), reinterpret_cast<T*>(dst), img.width, img.height,
+                               img.channels});
+    std::swap(src, dst);
     if (times)
       times->stage_ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (src != img.data.data()) {
+    const std::size_t row = img.row_bytes();
+    parallel_bands(img.height, kMinRowsPerThread, [&](int y0, int y1) {
+      std::memcpy(img.data.data() + y0 * row, src + y0 * row, (y1 - y0) * row);
+    });
   }
 }
 
