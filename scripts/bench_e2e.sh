@@ -53,11 +53,13 @@ e2e() { python3 scripts/bench/e2e.py "$@"; }
 "$python" scripts/bench/make_inputs.py "$work/noisy.png"
 "$gpuimg" "$work/noisy.png" "$work/noisy.jpg"  # quality 95, 4:4:4, optimised Huffman tables
 
-# time LABEL EXT [--device D] [gpuimg binary]: one gpuimg row per input.
-time_gpuimg() {
-  local label=$1 device=$2 binary=$3
+# One run of every tool on both inputs, appended to the results file $1.
+# Every round runs every tool, so that all meet the same load from the rest
+# of the machine; the first round only warms the file cache.
+time_gpuimg() {  # RESULTS LABEL DEVICE BINARY
+  local out=$1 label=$2 device=$3 binary=$4
   for ext in png jpg; do
-    e2e time "$results" "$runs" "$label" "$work/noisy.$ext" "$work/$label.$ext" -- \
+    e2e time "$out" "$label" "$work/noisy.$ext" "$work/$label.$ext" -- \
       "$binary" "$work/noisy.$ext" --blur $radius --invert "$work/$label.$ext" -v --device "$device"
   done
 }
@@ -65,40 +67,50 @@ time_gpuimg() {
 if [ "$mode" = device ]; then
   cv_version=$(python3 -c "import cv2; print(cv2.__version__)")
   pil_version=$(python3 -c "import PIL; print(PIL.__version__)")
-  time_gpuimg gpuimg auto "$gpuimg"
-  time_gpuimg gpuimg-cpu cpu "$gpuimg"
-  [ -n "${GPUIMG_BEFORE:-}" ] && time_gpuimg gpuimg-before auto "$(realpath "$GPUIMG_BEFORE")"
-  for ext in png jpg; do
-    e2e time "$results" "$runs" opencv-python "$work/noisy.$ext" "$work/opencv-python.$ext" -- \
-      python3 scripts/peers/opencv_blur_invert.py "$work/noisy.$ext" "$work/opencv-python.$ext" $radius
-    e2e time "$results" "$runs" pillow "$work/noisy.$ext" "$work/pillow.$ext" -- \
-      python3 scripts/peers/pillow_blur_invert.py "$work/noisy.$ext" "$work/pillow.$ext" $radius
-  done
   start_bench=$(dirname "$gpuimg")/test/gpuimg_cuda_start_bench
+  round() {
+    time_gpuimg "$1" gpuimg auto "$gpuimg"
+    time_gpuimg "$1" gpuimg-cpu cpu "$gpuimg"
+    if [ -n "${GPUIMG_BEFORE:-}" ]; then time_gpuimg "$1" gpuimg-before auto "$(realpath "$GPUIMG_BEFORE")"; fi
+    for ext in png jpg; do
+      e2e time "$1" opencv-python "$work/noisy.$ext" "$work/opencv-python.$ext" -- \
+        python3 scripts/peers/opencv_blur_invert.py "$work/noisy.$ext" "$work/opencv-python.$ext" $radius
+      e2e time "$1" pillow "$work/noisy.$ext" "$work/pillow.$ext" -- \
+        python3 scripts/peers/pillow_blur_invert.py "$work/noisy.$ext" "$work/pillow.$ext" $radius
+    done
+  }
 else
   [ -x /usr/bin/convert ] && /usr/bin/convert -version | grep -q ImageMagick ||
     { echo "bench_e2e.sh: no ImageMagick at /usr/bin/convert (scripts/bench_setup.sh)" >&2; exit 1; }
   command -v vips >/dev/null || { echo "bench_e2e.sh: no vips (scripts/bench_setup.sh)" >&2; exit 1; }
   g++ -O2 -o "$work/opencv_blur_invert" scripts/peers/opencv_blur_invert.cpp $(pkg-config --cflags --libs opencv4)
-  time_gpuimg gpuimg cpu "$gpuimg"
-  [ -n "${GPUIMG_BEFORE:-}" ] && time_gpuimg gpuimg-before cpu "$(realpath "$GPUIMG_BEFORE")"
   # vips: a 1x7 box applied along rows then columns (convsep), integer
   # arithmetic, into vips's own format, then invert and save.
   printf '7 1 7 0\n1 1 1 1 1 1 1\n' >"$work/box7.mat"
   jpeg_im=(-quality 95 -sampling-factor 1x1 -define jpeg:optimize-coding=true)
-  for ext in png jpg; do
-    in=$work/noisy.$ext
-    if [ $ext = jpg ]; then im=("${jpeg_im[@]}"); vips_save="[Q=95,optimize_coding,subsample_mode=off]"; else im=(); vips_save=""; fi
-    e2e time "$results" "$runs" opencv-c++ "$in" "$work/opencv-c++.$ext" -- \
-      "$work/opencv_blur_invert" "$in" "$work/opencv-c++.$ext" $radius
-    e2e time "$results" "$runs" vips "$in" "$work/vips.$ext" -- \
-      vips convsep "$in" "$work/vips.v" "$work/box7.mat" --precision integer ::: \
-      vips invert "$work/vips.v" "$work/vips.$ext$vips_save"
-    e2e time "$results" "$runs" imagemagick "$in" "$work/imagemagick.$ext" -- \
-      /usr/bin/convert "$in" -define convolve:scale=\! -morphology Convolve Square:$radius -negate "${im[@]}" \
-      "$work/imagemagick.$ext"
-  done
+  round() {
+    time_gpuimg "$1" gpuimg cpu "$gpuimg"
+    if [ -n "${GPUIMG_BEFORE:-}" ]; then time_gpuimg "$1" gpuimg-before cpu "$(realpath "$GPUIMG_BEFORE")"; fi
+    for ext in png jpg; do
+      local in=$work/noisy.$ext im=() vips_save=""
+      if [ $ext = jpg ]; then im=("${jpeg_im[@]}"); vips_save="[Q=95,optimize_coding,subsample_mode=off]"; fi
+      e2e time "$1" opencv-c++ "$in" "$work/opencv-c++.$ext" -- \
+        "$work/opencv_blur_invert" "$in" "$work/opencv-c++.$ext" $radius
+      e2e time "$1" vips "$in" "$work/vips.$ext" -- \
+        vips convsep "$in" "$work/vips.v" "$work/box7.mat" --precision integer ::: \
+        vips invert "$work/vips.v" "$work/vips.$ext$vips_save"
+      e2e time "$1" imagemagick "$in" "$work/imagemagick.$ext" -- \
+        /usr/bin/convert "$in" -define convolve:scale=\! -morphology Convolve Square:$radius -negate "${im[@]}" \
+        "$work/imagemagick.$ext"
+    done
+  }
 fi
+round "$work/warm-up.jsonl"
+for i in $(seq "$runs"); do
+  round "$results"
+  echo "bench_e2e.sh: round $i of $runs done"
+done
+e2e summary "$results"
 
 fragment=$work/e2e-$mode.md
 {
@@ -119,7 +131,8 @@ fragment=$work/e2e-$mode.md
     "written by that script) and as JPEG ($(($(stat -c %s "$work/noisy.jpg") / 1000)) kB, written by gpuimg: quality 95," \
     "4:4:4, optimised Huffman tables). The work: a $((2 * radius + 1))×$((2 * radius + 1)) box mean with the edges" \
     "replicated, then 255 − v, then the same format out. Whole process: from fork to exit, as the shell sees it;" \
-    "$runs runs after one warm-up, median. gpuimg's split comes from \`-v\`: *start+exit* is the wall time less what" \
+    "$runs rounds after a warm-up round, each running every tool once in turn (so that all meet the same load" \
+    "from the rest of the machine); the median. gpuimg's split comes from \`-v\`: *start+exit* is the wall time less what" \
     "gpuimg measures inside (loading, parsing, freeing, CUDA's teardown); *wait for device* is how much longer CUDA's" \
     "start-up, begun beside decoding, took than the decode; *other* is the rest of gpuimg's own time (allocations," \
     "the file write). Peers' splits are their own timers around each call; *start+exit* is the rest" \
@@ -143,14 +156,13 @@ fragment=$work/e2e-$mode.md
       echo "CUDA's start-up on this machine (\`gpuimg_cuda_start_bench\`, five processes; ms since \`main()\`):"
       echo
       for i in 1 2 3 4 5; do echo "- $("$start_bench")"; done
-      e2e time "$work/start.jsonl" "$runs" full - - -- "$start_bench" >/dev/null
-      e2e time "$work/start.jsonl" "$runs" exit-after-200 - - -- \
-        "$start_bench" exit-after 200 >/dev/null
-      python3 -c "
-import json, sys
-r = [json.loads(l) for l in open(sys.argv[1])]
-print(f'- whole process, median of $runs: start CUDA and use it, {r[0][\"wall_ms\"]:.0f} ms; start CUDA in a thread and' +
-      f' leave with _exit() after 200 ms, {r[1][\"wall_ms\"]:.0f} ms.')" "$work/start.jsonl"
+      for i in $(seq "$runs"); do
+        e2e time "$work/start.jsonl" full - - -- "$start_bench"
+        e2e time "$work/start.jsonl" exit-after-200 - - -- "$start_bench" exit-after 200
+      done
+      e2e summary "$work/start.jsonl" | awk -v runs="$runs" '{ ms[$1] = $3 }
+        END { printf "- whole process, median of %d: start CUDA and use it, %.0f ms; start CUDA in a thread and" \
+              " leave with _exit() after 200 ms, %.0f ms.\n", runs, ms["full"], ms["exit-after-200"] }'
     fi
   else
     echo "How the peers run: OpenCV C++ (\`scripts/peers/opencv_blur_invert.cpp\`, \`g++ -O2\`): \`cv::imread\`," \

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Timing and reporting for scripts/bench_e2e.sh (standard library only).
 
-  e2e.py time RESULTS RUNS LABEL INPUT OUTPUT -- CMD... [::: CMD...]
+  e2e.py time RESULTS LABEL INPUT OUTPUT -- CMD... [::: CMD...]
       (OUTPUT - for a command that writes no image)
-      Runs the command line(s) once to warm up, then RUNS times, each run
-      the commands one after another; appends one JSON line to RESULTS: the
-      median whole-process wall time (fork to exit, as the shell sees it)
-      and the median of each split. Splits come from gpuimg's -v lines, from
+      Runs the command line(s) once, one after another, and appends one JSON
+      line to RESULTS: the whole-process wall time (fork to exit, as the
+      shell sees it) and its split. Splits come from gpuimg's -v lines, from
       peers' `split NAME MS` lines on stderr, or, for several commands, from
-      each command's own wall time.
+      each command's own wall time. bench_e2e.sh times every tool once per
+      round, so that all meet the same load from the rest of the machine.
+  e2e.py summary RESULTS
+      Prints each label's and input's median wall time and splits.
   e2e.py report RESULTS REFERENCE_LABEL GPUIMG
       Prints the Markdown table of RESULTS, one row per label and input,
       each output compared with REFERENCE_LABEL's for the same input by
@@ -72,49 +74,56 @@ def gpuimg_split(s: dict, wall: float) -> dict:
 
 
 def time_command(argv: list) -> None:
-    results, runs, label, input_path, output = argv[0], int(argv[1]), argv[2], argv[3], argv[4]
-    assert argv[5] == "--"
+    results, label, input_path, output = argv[0], argv[1], argv[2], argv[3]
+    assert argv[4] == "--"
     commands, current = [], []
-    for word in argv[6:]:
+    for word in argv[5:]:
         if word == ":::":
             commands.append(current)
             current = []
         else:
             current.append(word)
     commands.append(current)
-    walls, splits = [], []
-    for run in range(runs + 1):
-        total, split = 0.0, {}
-        for i, cmd in enumerate(commands):
-            start = time.perf_counter()
-            p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            wall = (time.perf_counter() - start) * 1000
-            if p.returncode != 0:
-                sys.exit(f"e2e.py: {label}: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()}")
-            total += wall
-            if len(commands) > 1:
-                split[f"command {i + 1}"] = wall
-            else:
-                split = splits_of(p.stderr)
-                if "total" in split:
-                    split = gpuimg_split(split, wall)
-                elif split:
-                    split["start+exit"] = wall - sum(split.values())
-        if run > 0:  # the first run warms the file cache and the disk
-            walls.append(total)
-            splits.append(split)
-    names = list(splits[0])
+    total, split = 0.0, {}
+    for i, cmd in enumerate(commands):
+        start = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = (time.perf_counter() - start) * 1000
+        if p.returncode != 0:
+            sys.exit(f"e2e.py: {label}: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()}")
+        total += wall
+        if len(commands) > 1:
+            split[f"command {i + 1}"] = wall
+        else:
+            split = splits_of(p.stderr)
+            if "total" in split:
+                split = gpuimg_split(split, wall)
+            elif split:
+                split["start+exit"] = wall - sum(split.values())
     record = {
-        "label": label, "input": os.path.basename(input_path), "output": output, "runs": runs,
-        "wall_ms": statistics.median(walls), "min_ms": min(walls), "max_ms": max(walls),
-        "split_ms": {n: statistics.median(s.get(n, 0.0) for s in splits) for n in names},
-        "output_bytes": os.path.getsize(output) if output != "-" else 0,
+        "label": label, "input": os.path.basename(input_path), "output": output, "wall_ms": total,
+        "split_ms": split, "output_bytes": os.path.getsize(output) if output != "-" else 0,
         "commands": [" ".join(c) for c in commands],
     }
     with open(results, "a") as f:
         f.write(json.dumps(record) + "\n")
-    print(f"{label:40} {record['input']:10} {record['wall_ms']:8.1f} ms  "
-          + ", ".join(f"{k} {v:.1f}" for k, v in record["split_ms"].items()), flush=True)
+
+
+def summaries(results: str) -> list:
+    """One summary per (label, input), in first-seen order: the median wall
+    time and the median of each split over that pair's runs."""
+    runs = {}
+    for line in open(results):
+        r = json.loads(line)
+        runs.setdefault((r["label"], r["input"]), []).append(r)
+    out = []
+    for (label, input_name), rs in runs.items():
+        walls = [r["wall_ms"] for r in rs]
+        names = list(rs[0]["split_ms"])
+        out.append({**rs[0], "runs": len(rs), "wall_ms": statistics.median(walls), "min_ms": min(walls),
+                    "max_ms": max(walls),
+                    "split_ms": {n: statistics.median(r["split_ms"].get(n, 0.0) for r in rs) for n in names}})
+    return out
 
 
 def compare(gpuimg: str, reference: str, output: str) -> str:
@@ -129,9 +138,15 @@ def compare(gpuimg: str, reference: str, output: str) -> str:
     return f"max diff {o['max_diff']}, {100 * o['differing_share']:.1f}% of pixels"
 
 
+def summary(argv: list) -> None:
+    for r in summaries(argv[0]):
+        print(f"{r['label']:24} {r['input']:10} {r['wall_ms']:8.1f} ms  "
+              + ", ".join(f"{k} {v:.1f}" for k, v in r["split_ms"].items()))
+
+
 def report(argv: list) -> None:
     results, reference_label, gpuimg = argv
-    records = [json.loads(line) for line in open(results)]
+    records = summaries(results)
     reference = {r["input"]: r["output"] for r in records if r["label"] == reference_label}
     print("| tool | input | whole process, median (min–max) | split (medians, ms) | output | pixels vs gpuimg |")
     print("|---|---|---|---|---|---|")
@@ -148,10 +163,11 @@ def report(argv: list) -> None:
 
 
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in ("time", "report"):
+    commands = {"time": time_command, "report": report, "summary": summary}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2
-    (time_command if sys.argv[1] == "time" else report)(sys.argv[2:])
+    commands[sys.argv[1]](sys.argv[2:])
     return 0
 
 
