@@ -153,12 +153,13 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   return batch;
 }
 
-int parse_quality(const std::string& text) {
+int parse_int_option(const char* option, const std::string& text, int lo, int hi) {
   int v = 0;
   const char* end = text.data() + text.size();
   auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || p != end || v < 1 || v > 100)
-    throw UsageError("--quality: must be an integer from 1 to 100, got '" + text + "'");
+  if (ec != std::errc() || p != end || v < lo || v > hi)
+    throw UsageError(std::string(option) + ": must be an integer from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", got '" + text + "'");
   return v;
 }
 
@@ -227,7 +228,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   ParseResult result;
   Command& cmd = result.command;
-  std::string device = "auto", max_pixels, quality;
+  std::string device = "auto", max_pixels, quality, png_level;
   bool list_ops = false;
   std::vector<std::string> paths;
   BatchFlags flags;
@@ -240,6 +241,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
       ->default_str(std::to_string(ReadOptions{}.max_pixels));
   app.add_option("--quality", quality, "JPEG quality, 1 to 100")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
+  app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
+                 "(slower; smaller files for graphics, screenshots, text)")
+      ->default_str("run-length (fast; the smallest files for photos)");
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
@@ -290,7 +294,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
     cmd.device = parse_device(device);
     if (!max_pixels.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels);
-    if (!quality.empty()) cmd.write.jpeg_quality = parse_quality(quality);
+    if (!quality.empty()) cmd.write.jpeg_quality = parse_int_option("--quality", quality, 1, 100);
+    if (!png_level.empty()) cmd.write.png_level = parse_int_option("--png-level", png_level, 0, 9);
 
     if (compare.chosen() || golden.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.

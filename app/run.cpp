@@ -32,7 +32,8 @@ int execute(const Command& cmd) {
   const auto start = Clock::now();
   check_output_path(cmd.output, {cmd.input});
 
-  // CUDA's start-up takes tens of milliseconds: overlap it with decoding.
+  // CUDA's start-up took 200 to 430 ms on the H100 and H200 machines
+  // (scripts/bench_e2e.sh): overlap it with decoding.
   double device_ms = 0;
   auto selection = std::async(std::launch::async, [&] {
     BackendSelection s = select_backend(cmd.device);

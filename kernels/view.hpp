@@ -21,6 +21,19 @@ template <class T> struct ImageView {
   }
 };
 
+// The whole image in host memory, read only where no access can leave it
+// (the CPU backend's interior pixels, at least the op's halo from every
+// edge): no clamping, and the channel count a constant, so that the
+// compiler unrolls and vectorises an op's loop over channels.
+template <class T, int C> struct InteriorView {
+  using value_type = T;
+  static constexpr int channels = C;
+  const T* data;
+  int width;
+
+  T at(int x, int y, int c) const { return data[(static_cast<std::size_t>(y) * width + x) * C + c]; }
+};
+
 // A block's tile in shared memory, origin (ox, oy) in image coordinates,
 // already filled with border-replicated samples by the loader, so reads
 // need no clamping.

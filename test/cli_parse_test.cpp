@@ -57,11 +57,14 @@ TEST(CliParse, NoOperationsIsACopy) {
 }
 
 TEST(CliParse, DeviceAndLimits) {
-  const Parsed p = parse({"a.png", "b.jpg", "--device", "cpu", "--max-pixels", "1000", "--quality", "80", "-v"});
+  const Parsed p = parse({"a.png", "b.jpg", "--device", "cpu", "--max-pixels", "1000", "--quality", "80", "-v",
+                          "--png-level", "9"});
   ASSERT_TRUE(p.result.run) << p.err;
   EXPECT_EQ(p.result.command.device, DeviceChoice::cpu);
   EXPECT_EQ(p.result.command.read.max_pixels, 1000u);
   EXPECT_EQ(p.result.command.write.jpeg_quality, 80);
+  EXPECT_EQ(p.result.command.write.png_level, 9);
+  EXPECT_EQ(parse({"a.png", "b.png"}).result.command.write.png_level, WriteOptions::kPngRunLength);
   EXPECT_TRUE(p.result.command.verbose);
   EXPECT_EQ(parse({"a.png", "b.png", "--device", "cuda"}).result.command.device, DeviceChoice::cuda);
 }
@@ -109,7 +112,9 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--device", "gpu", "b.png"}, "--device: must be auto, cuda or cpu"},
                     BadCase{{"a.png", "--max-pixels", "0", "b.png"}, "--max-pixels: must be a positive integer"},
                     BadCase{{"a.png", "--max-pixels", "-5", "b.png"}, "--max-pixels: must be a positive integer"},
-                    BadCase{{"a.png", "--quality", "101", "b.png"}, "--quality: must be an integer from 1 to 100"}));
+                    BadCase{{"a.png", "--quality", "101", "b.png"}, "--quality: must be an integer from 1 to 100"},
+                    BadCase{{"a.png", "--png-level", "10", "b.png"}, "--png-level: must be an integer from 0 to 9"},
+                    BadCase{{"a.png", "--png-level", "-1", "b.png"}, "--png-level: must be an integer from 0 to 9"}));
 
 INSTANTIATE_TEST_SUITE_P(
     BadShape, CliParseRejects,

@@ -97,12 +97,15 @@ Bytes png_header(std::uint32_t width, std::uint32_t height) {
 }
 
 // Offset of the first chunk of `type` in a PNG.
-std::size_t find_chunk(const Bytes& png, const char* type) {
-  for (std::size_t at = 8; at + 8 <= png.size();) {
-    const std::size_t len = std::size_t{png[at]} << 24 | png[at + 1] << 16 | png[at + 2] << 8 | png[at + 3];
+// The offset of the chunk after the one at `at`.
+std::size_t next_chunk(const Bytes& png, std::size_t at) {
+  return at + 12 + (std::size_t{png[at]} << 24 | png[at + 1] << 16 | png[at + 2] << 8 | png[at + 3]);
+}
+
+// The first chunk of `type` at or after the chunk at `from`; png.size() if none.
+std::size_t find_chunk(const Bytes& png, const char* type, std::size_t from = 8) {
+  for (std::size_t at = from; at + 8 <= png.size(); at = next_chunk(png, at))
     if (std::string(png.begin() + at + 4, png.begin() + at + 8) == type) return at;
-    at += 12 + len;
-  }
   return png.size();
 }
 
@@ -196,11 +199,23 @@ TEST(ReadErrors, CorruptPngIdat) {
   save(dir.file("crc.png"), bad_crc);
   EXPECT_EQ(read_error(dir.file("crc.png")), dir.file("crc.png") + ": corrupt PNG (IDAT: CRC error)");
 
+  // A wrong Adler-32 (the last 4 bytes of the last IDAT, as gpuimg writes
+  // it) in chunks whose CRCs hold: zlib's own check fails.
+  const std::size_t iend = find_chunk(png, "IEND");
+  std::size_t last_idat = idat;
+  for (std::size_t at = idat; at < iend; at = find_chunk(png, "IDAT", next_chunk(png, at))) last_idat = at;
+  Bytes bad_sum = png;
+  bad_sum[iend - 5] ^= 0x01;  // the checksum's last byte, just before the chunk's CRC
+  const std::uint32_t crc = crc32(bad_sum.data() + last_idat + 4, iend - 4 - (last_idat + 4));
+  for (int i = 0; i < 4; ++i) bad_sum[iend - 4 + i] = static_cast<std::uint8_t>(crc >> (24 - 8 * i));
+  save(dir.file("sum.png"), bad_sum);
+  EXPECT_EQ(read_error(dir.file("sum.png")), dir.file("sum.png") + ": corrupt PNG (IDAT: incorrect data check)");
+
+  // Damage inside the compressed data fails as soon as it shows, however it shows.
   Bytes bad_data = png;
   bad_data[idat + 8 + len / 2] ^= 0x10;
   save(dir.file("data.png"), bad_data);
-  // zlib's checksum at the end of the stream fails before the chunk CRC is read.
-  EXPECT_EQ(read_error(dir.file("data.png")), dir.file("data.png") + ": corrupt PNG (IDAT: incorrect data check)");
+  EXPECT_EQ(read_error(dir.file("data.png")).rfind(dir.file("data.png") + ": corrupt PNG (", 0), 0u);
 }
 
 TEST(ReadErrors, TruncatedJpeg) {
@@ -516,6 +531,10 @@ TEST(OutputErrors, InvalidImageOrQuality) {
   EXPECT_EQ(write_error(path, Image()), path + ": cannot write an image with 0 channels");
   EXPECT_EQ(error_of<OutputError>([&] { write_image(path, random_image(2, 2, 3, Depth::U8, 1), WriteOptions{0}); }),
             path + ": JPEG quality 0 is outside 1..100");
+  WriteOptions level_ten;
+  level_ten.png_level = 10;
+  EXPECT_EQ(error_of<OutputError>([&] { write_image(dir.file("out.png"), random_image(2, 2, 3, Depth::U8, 1), level_ten); }),
+            dir.file("out.png") + ": PNG level 10 is outside 0..9");
   EXPECT_TRUE(dir.names().empty());
 }
 

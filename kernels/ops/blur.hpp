@@ -1,8 +1,8 @@
 #pragma once
 // Box blur as two exact integer passes, each a sliding window sum: O(1) work
-// per pixel at any radius. The line functions below are the whole algorithm;
-// the CPU backend and the CUDA kernels differ only in which lines and
-// columns each thread is handed.
+// per pixel at any radius. The line functions below are the CUDA kernels'
+// algorithm; the CPU backend (lib/cpu_blur.cpp) computes the same sums in
+// the other order, columns first, a band of rows per thread.
 #include <array>
 #include <cstddef>
 #include <cstdint>

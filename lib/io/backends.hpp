@@ -24,9 +24,8 @@ struct CodecFailure : std::runtime_error {
 // Throws CodecFailure("image is WxH (N pixels), over the limit of M set by --max-pixels").
 void check_pixel_limit(Dims dims, std::uint64_t max_pixels);
 
-// png_codec.cpp: libpng, in every build.
+// png_codec.cpp: libpng, in every build. (Writing: png_encoder.hpp.)
 Image decode_png(const Bytes& file, std::uint64_t max_pixels);
-Bytes encode_png(const Image& img);
 std::string libpng_version();
 
 // jpeg_codec.cpp: libjpeg(-turbo), in every build. Decodes to 8-bit gray or

@@ -15,6 +15,7 @@
 #include "file_util.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
+#include "png_encoder.hpp"
 
 namespace gpuimg {
 namespace {
@@ -79,9 +80,15 @@ Image decode(const Bytes& file, std::uint64_t max_pixels) {
   throw CodecFailure("not a recognised image format");  // unreachable: every Format is handled above
 }
 
-Bytes encode(const Image& img, Format format, int jpeg_quality) {
-  if (format == Format::png) return encode_png(img);
-  if (format == Format::jpeg) return encode_jpeg(img, jpeg_quality);
+PngSettings png_settings(int level) {
+  if (level == WriteOptions::kPngRunLength) return PngSettings{};
+  if (level == 0) return {PngFilter::none, PngStrategy::lz77, 0};  // stored: filtering would gain nothing
+  return {PngFilter::adaptive, PngStrategy::lz77, level};
+}
+
+Bytes encode(const Image& img, Format format, const WriteOptions& opts) {
+  if (format == Format::png) return encode_png(img, png_settings(opts.png_level));
+  if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality);
 #if GPUIMG_WITH_OPENCV
   if (format != Format::tga) return encode_with_opencv(img, format);
 #endif
@@ -144,13 +151,16 @@ void write_image(const std::string& path, const Image& img, const WriteOptions& 
   if (opts.jpeg_quality < 1 || opts.jpeg_quality > 100) {
     throw OutputError(path, "JPEG quality " + std::to_string(opts.jpeg_quality) + " is outside 1..100");
   }
+  if (opts.png_level != WriteOptions::kPngRunLength && (opts.png_level < 0 || opts.png_level > 9)) {
+    throw OutputError(path, "PNG level " + std::to_string(opts.png_level) + " is outside 0..9");
+  }
   const OutputFormat& format = output_format_or_throw(path);
   const Layout layout = stored_layout(format, img.channels, img.depth);
   Bytes encoded;
   try {
     const bool as_is = layout.channels == img.channels && layout.depth == img.depth;
-    encoded = as_is ? encode(img, format.format, opts.jpeg_quality)
-                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts.jpeg_quality);
+    encoded = as_is ? encode(img, format.format, opts)
+                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts);
   } catch (const CodecFailure& e) {
     throw OutputError(path, e.what());
   } catch (const std::bad_alloc&) {

@@ -17,6 +17,11 @@ struct ReadOptions {
 
 struct WriteOptions {
   int jpeg_quality = 95;  // 1..100
+  // PNG: kPngRunLength (zlib's run-length strategy, fast, the smallest
+  // files for photos), 0 (stored uncompressed) or 1..9 (zlib's LZ77 search
+  // at that level: slower, smaller for graphics with repeated patterns).
+  int png_level = kPngRunLength;
+  static constexpr int kPngRunLength = -1;
 };
 
 // Throws InputError naming `path` and the problem (missing, a directory,

@@ -1,8 +1,7 @@
-// PNG through libpng directly: OpenCV cannot read or write gray+alpha and
-// lets libpng print warnings; stb_image ignores CRCs and stb_image_write has
-// no 16-bit. This is the only file that includes png.h.
+// Reading PNG through libpng directly: OpenCV cannot read gray+alpha and
+// lets libpng print warnings; stb_image ignores CRCs. This is the only file
+// that includes png.h; png_encoder.cpp writes PNG on zlib alone.
 #include <png.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -20,7 +19,6 @@ constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 struct PngState {
   const Bytes* in = nullptr;
   std::size_t pos = 0;
-  Bytes* out = nullptr;
   bool truncated = false;
   char message[200] = "";  // a fixed buffer: the error handler must not allocate or throw
 };
@@ -47,20 +45,6 @@ void read_bytes(png_structp png, png_bytep dst, std::size_t n) {
   state->pos += n;
 }
 
-void write_bytes(png_structp png, png_bytep src, std::size_t n) {
-  auto* state = static_cast<PngState*>(png_get_io_ptr(png));
-  bool stored = true;
-  try {
-    state->out->insert(state->out->end(), src, src + n);
-  } catch (const std::bad_alloc&) {
-    stored = false;  // png_error must not longjmp out of a catch block
-  }
-  if (!stored) png_error(png, "out of memory");
-}
-
-// libpng's default flush would fflush() our io pointer as if it were a FILE*.
-void flush_nothing(png_structp) {}
-
 // Runs `body` (libpng calls only: a longjmp skips destructors) and reports
 // whether it finished rather than failing through on_error.
 template <class Body>
@@ -70,34 +54,24 @@ bool png_guarded(png_structp png, Body&& body) {
   return true;
 }
 
-// Holds the libpng structs and the state their callbacks share, which must
-// not move once libpng has a pointer to it.
+// Holds the libpng read structs and the state their callbacks share, which
+// must not move once libpng has a pointer to it.
 struct PngHandle {
   PngState state;
   png_structp png = nullptr;
   png_infop info = nullptr;
-  const bool reading;
 
-  explicit PngHandle(bool read) : reading(read) {
-    png = read ? png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning)
-               : png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+  PngHandle() {
+    png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
     if (png) info = png_create_info_struct(png);
     if (!info) {
-      destroy();
+      png_destroy_read_struct(&png, &info, nullptr);
       throw std::bad_alloc();
     }
   }
   PngHandle(const PngHandle&) = delete;
   PngHandle& operator=(const PngHandle&) = delete;
-  ~PngHandle() { destroy(); }
-
-  void destroy() {
-    if (reading) {
-      png_destroy_read_struct(&png, &info, nullptr);
-    } else {
-      png_destroy_write_struct(&png, &info);
-    }
-  }
+  ~PngHandle() { png_destroy_read_struct(&png, &info, nullptr); }
 };
 
 // Every PNG comes out as 8- or 16-bit gray, gray+alpha, RGB or RGBA.
@@ -120,7 +94,7 @@ int set_read_transforms(png_structp png, png_infop info) {
 }  // namespace
 
 Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
-  PngHandle h(true);
+  PngHandle h;
   h.state.in = &file;
   // libpng's own default cap is 1,000,000 per side; make it agree with the
   // caller's pixel limit (already checked from IHDR) instead.
@@ -153,34 +127,6 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
   });
   if (!pixels_read) fail_read(h.state);
   return img;
-}
-
-Bytes encode_png(const Image& img) {
-  static constexpr int kColorTypes[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
-                                        PNG_COLOR_TYPE_RGBA};
-  Bytes out;
-  PngHandle h(false);
-  h.state.out = &out;
-  const bool written = png_guarded(h.png, [&] {
-    png_set_write_fn(h.png, &h.state, write_bytes, flush_nothing);
-    png_set_user_limits(h.png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);  // libpng checks its 1,000,000 default on write too
-    png_set_IHDR(h.png, h.info, img.width, img.height, img.depth == Depth::U16 ? 16 : 8, kColorTypes[img.channels],
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    // Per-row adaptive filtering, then zlib's run-length strategy, which
-    // looks only for runs of one repeated byte (the zlib level then makes
-    // no difference, so it is left at its default). Measured on a
-    // 2880x1908 photo against zlib level 6 with the same filters: 8-bit
-    // 2.0 s -> 0.46 s for a 3% larger file, 16-bit 3.7 s -> 1.0 s at the
-    // same size; flat graphics came out the same size too.
-    png_set_filter(h.png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
-    png_set_compression_strategy(h.png, Z_RLE);
-    png_write_info(h.png, h.info);
-    if (img.depth == Depth::U16 && kLittleEndianHost) png_set_swap(h.png);
-    for (int y = 0; y < img.height; ++y) png_write_row(h.png, img.data.data() + y * img.row_bytes());
-    png_write_end(h.png, nullptr);
-  });
-  if (!written) throw CodecFailure(std::string("cannot encode PNG (") + h.state.message + ")");
-  return out;
 }
 
 std::string libpng_version() { return std::string("libpng ") + png_get_libpng_ver(nullptr); }
