@@ -11,9 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
-#include <iostream>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -21,6 +19,7 @@
 #include "batch_run.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "report_errors.hpp"
 
 namespace gpuimg {
 namespace {
@@ -307,15 +306,7 @@ int execute(const BatchCommand& cmd) {
 }  // namespace
 
 int run_batch_command(const BatchCommand& cmd) {
-  try {
-    return execute(cmd);
-  } catch (const Error& e) {
-    std::cerr << "gpuimg: " << e.what() << "\n";
-    return static_cast<int>(e.code());
-  } catch (const std::bad_alloc&) {
-    std::cerr << "gpuimg: out of memory\n";
-    return static_cast<int>(ExitCode::failure);
-  }
+  return report_errors("", [&] { return execute(cmd); });
 }
 
 }  // namespace gpuimg

@@ -3,10 +3,9 @@
 #include <chrono>
 #include <cstdio>
 #include <future>
-#include <iostream>
-#include <new>
 
 #include "error.hpp"
+#include "report_errors.hpp"
 
 namespace gpuimg {
 namespace {
@@ -60,15 +59,7 @@ int execute(const Command& cmd) {
 }  // namespace
 
 int run_command(const Command& cmd) {
-  try {
-    return execute(cmd);
-  } catch (const Error& e) {
-    std::cerr << "gpuimg: " << e.what() << "\n";
-    return static_cast<int>(e.code());
-  } catch (const std::bad_alloc&) {
-    std::cerr << "gpuimg: " << cmd.input << ": out of memory\n";
-    return static_cast<int>(ExitCode::failure);
-  }
+  return report_errors(cmd.input, [&] { return execute(cmd); });
 }
 
 }  // namespace gpuimg
