@@ -20,24 +20,39 @@ inline void check_cuda(cudaError_t e, const std::string& what) {
 
 inline std::string mib_text(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
 
-// Device memory that can grow: a batch keeps one set of buffers for all its
-// images and only reallocates for an image larger than any before.
-class DeviceBuffer {
+// Where a GrowingBuffer's memory lives: how to get it, free it and name it.
+struct OnDevice {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static cudaError_t free(void* p) { return cudaFree(p); }
+  static constexpr const char* kind = "GPU memory";
+};
+// Page-locked host memory, which the copy engines read and write while the
+// host thread goes on (a copy from pageable memory goes through the driver's
+// own staging, synchronously).
+struct Pinned {
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
+  static cudaError_t free(void* p) { return cudaFreeHost(p); }
+  static constexpr const char* kind = "pinned host memory";
+};
+
+// Memory that can grow: a batch keeps one set of buffers for all its images
+// and only reallocates for an image larger than any before.
+template <class Where> class GrowingBuffer {
  public:
-  DeviceBuffer() = default;
+  GrowingBuffer() = default;
   // `what` names the contents in the message of a failed allocation.
-  DeviceBuffer(std::size_t bytes, const std::string& what) { reserve(bytes, what); }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  GrowingBuffer(std::size_t bytes, const std::string& what) { reserve(bytes, what); }
+  ~GrowingBuffer() { Where::free(ptr_); }
+  GrowingBuffer(const GrowingBuffer&) = delete;
+  GrowingBuffer& operator=(const GrowingBuffer&) = delete;
 
   // At least `bytes`; the contents are not kept.
   void reserve(std::size_t bytes, const std::string& what) {
     if (bytes <= size_) return;
-    check_cuda(cudaFree(ptr_), "freeing GPU memory for " + what);
+    check_cuda(Where::free(ptr_), std::string("freeing ") + Where::kind + " for " + what);
     ptr_ = nullptr;
     size_ = 0;
-    check_cuda(cudaMalloc(&ptr_, bytes), "allocating " + mib_text(bytes) + " of GPU memory for " + what);
+    check_cuda(Where::allocate(&ptr_, bytes), "allocating " + mib_text(bytes) + " of " + Where::kind + " for " + what);
     size_ = bytes;
   }
   void* get() const { return ptr_; }
@@ -47,31 +62,8 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
-// Page-locked host memory, which the copy engines read and write while the
-// host thread goes on (a copy from pageable memory goes through the driver's
-// own staging, synchronously).
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  ~PinnedBuffer() { cudaFreeHost(ptr_); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  void reserve(std::size_t bytes, const std::string& what) {
-    if (bytes <= size_) return;
-    check_cuda(cudaFreeHost(ptr_), "freeing pinned host memory for " + what);
-    ptr_ = nullptr;
-    size_ = 0;
-    check_cuda(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault),
-               "allocating " + mib_text(bytes) + " of pinned host memory for " + what);
-    size_ = bytes;
-  }
-  void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t size_ = 0;
-};
+using DeviceBuffer = GrowingBuffer<OnDevice>;
+using PinnedBuffer = GrowingBuffer<Pinned>;
 
 class Stream {
  public:
