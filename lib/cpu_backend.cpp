@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "backend.hpp"
 #include "cpu_blur.hpp"
@@ -30,26 +32,44 @@ template <class T> struct CpuStage {
 // Pixels at least the halo away from every edge read through InteriorView,
 // the border ring through the clamping ImageView: the same apply() either
 // way. On 3840x2160 RGB, invert took 80 ms with every pixel clamped.
-template <class Op, int C, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
-  const int halo = Op::halo(p);
+template <int C, class T, class Apply> void run_rows(const CpuStage<T>& s, int halo, const Apply& apply) {
   parallel_bands(s.height, kMinRowsPerThread, [&](int y0, int y1) {
     // Views local to the thread: an 8-bit store may alias anything the
     // compiler cannot see is private, which would reload the views' fields
-    // for every sample.
+    // for every sample. The same goes for what `apply` captured.
+    const Apply apply_here = apply;
     const ImageView<T> clamped{s.src, s.width, s.height, C};
     const InteriorView<T, C> interior{s.src, s.width};
     for (int y = y0; y < y1; ++y) {
       T* out = s.dst + static_cast<std::size_t>(y) * s.width * C;
       if (y < halo || y >= s.height - halo) {
-        for (int x = 0; x < s.width; ++x) Op::apply(clamped, x, y, p, out + x * C);
+        for (int x = 0; x < s.width; ++x) apply_here(clamped, x, y, out + x * C);
         continue;
       }
       const int x0 = std::min(halo, s.width), x1 = std::max(x0, s.width - halo);
-      for (int x = 0; x < x0; ++x) Op::apply(clamped, x, y, p, out + x * C);
-      for (int x = x0; x < x1; ++x) Op::apply(interior, x, y, p, out + x * C);
-      for (int x = x1; x < s.width; ++x) Op::apply(clamped, x, y, p, out + x * C);
+      for (int x = 0; x < x0; ++x) apply_here(clamped, x, y, out + x * C);
+      for (int x = x0; x < x1; ++x) apply_here(interior, x, y, out + x * C);
+      for (int x = x1; x < s.width; ++x) apply_here(clamped, x, y, out + x * C);
     }
   }, s.threads);
+}
+
+template <class Op, int C, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {
+  if constexpr (has_byte_table<Op> && sizeof(T) == 1) {
+    std::vector<std::int32_t> table(Op::table_size);
+    for (int i = 0; i < Op::table_size; ++i) table[i] = Op::table_entry(p, i);
+    const auto run = [&](auto may_miss) {
+      run_rows<C>(s, Op::halo(p), [p, t = table.data()](const auto& view, int x, int y, T* out) {
+        Op::template apply<decltype(may_miss)::value>(view, x, y, p, t, out);
+      });
+    };
+    if (std::find(table.begin(), table.end(), kUntabulated) != table.end())
+      run(std::true_type{});
+    else
+      run(std::false_type{});
+  } else {
+    run_rows<C>(s, Op::halo(p), [p](const auto& view, int x, int y, T* out) { Op::apply(view, x, y, p, out); });
+  }
 }
 
 template <class Op, class T> void run_stencil(const CpuStage<T>& s, const typename Op::Params& p) {

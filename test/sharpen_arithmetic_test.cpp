@@ -5,9 +5,13 @@
 // (which would make backends or versions disagree) fails here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "backend.hpp"
+#include "gpu.hpp"
+#include "ops/sharpen.hpp"
 #include "pipeline.hpp"
 #include "random_image.hpp"
 
@@ -53,12 +57,12 @@ int pinned(int centre, int lap, double f) {
   return static_cast<int>(std::min(std::max(r, 0.0), 255.0));
 }
 
-TEST(SharpenArithmetic, EveryCentreAndLaplacianAt8Bit) {
+void expect_every_pair_pinned(void (*run)(Image&, const Pipeline&)) {
   const PlusGrid g = make_grid();
   for (const char* f_text : {"0.1", "0.3", "0.7", "2.5", "0.3333333333333333"}) {
     const double f = std::strtod(f_text, nullptr);
     Image out = g.image;
-    run_cpu(out, {parse_stage("sharpen", {f_text})});
+    run(out, {parse_stage("sharpen", {f_text})});
     std::size_t bad = 0;
     for (std::size_t k = 0; k < g.pairs.size(); ++k) {
       const int x = 3 * static_cast<int>(k % g.columns) + 1, y = 3 * static_cast<int>(k / g.columns) + 1;
@@ -69,6 +73,41 @@ TEST(SharpenArithmetic, EveryCentreAndLaplacianAt8Bit) {
     }
     EXPECT_EQ(bad, 0u) << "F=" << f_text;
   }
+}
+
+TEST(SharpenArithmetic, EveryCentreAndLaplacianAt8Bit) {
+  expect_every_pair_pinned([](Image& img, const Pipeline& p) { run_cpu(img, p); });
+}
+
+// Named for the GPU suite's filter (scripts/gpu_suite.sh).
+TEST(GpuBackend, SharpenEveryCentreAndLaplacianAt8Bit) {
+  GPUIMG_REQUIRE_GPU();
+  expect_every_pair_pinned([](Image& img, const Pipeline& p) { run_cuda(img, p); });
+}
+
+// The 8-bit table against the pinned formula, pair by pair: strengths near
+// the ties, random ones, and large ones whose products saturate.
+TEST(SharpenArithmetic, ByteTableMatchesTheFormulaForEveryPair) {
+  std::vector<double> strengths = {0.1, 0.3, 0.7, 2.5, 1.0 / 3, 1.0 / 7, 0.5, 1, 1000, 999.99, 0.0, 1e-12};
+  std::mt19937_64 rng(20261122);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < 150; ++i) strengths.push_back(unit(rng) * (i % 3 == 0 ? 1000 : 4));
+  for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
+  std::size_t full_formula_entries = 0;
+  for (const double f : strengths) {
+    const Sharpen::Params p{f};
+    for (int lap = -1020; lap <= 1020; ++lap) {
+      const int k = Sharpen::table_entry(p, lap + 1020);
+      full_formula_entries += k == kUntabulated;
+      for (int c = std::max(0, (lap + 3) / 4); c <= std::min(255, (lap + 1020) / 4); ++c) {
+        if (4 * c - lap < 0 || 4 * c - lap > 1020) continue;
+        const int got = k == kUntabulated ? pinned(c, lap, f) : std::min(std::max(c + k, 0), 255);
+        ASSERT_EQ(got, pinned(c, lap, f)) << "F=" << f << " centre " << c << " laplacian " << lap << " entry " << k;
+      }
+    }
+  }
+  // The tie branch is taken for some of these strengths, so it is tested too.
+  EXPECT_GT(full_formula_entries, 0u);
 }
 
 }  // namespace
