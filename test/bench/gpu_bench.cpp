@@ -261,7 +261,8 @@ int bench(int most) {
   const std::vector<Shape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
                                      {3840, 2160, 1, 2, "gray16"}, {7680, 4320, 1, 2, "gray16"}};
-  std::vector<OpRecord> records = {parse_stage("invert", {}), parse_stage("sharpen", {"1"})};
+  std::vector<OpRecord> records = {parse_stage("invert", {}), parse_stage("sharpen", {"1"}),
+                                   parse_stage("sharpen", {"0.7"})};
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
 
   cudaStream_t s;
