@@ -30,7 +30,13 @@ template <class T, int C, int Rows, int Words> struct WordWindowView {
   GPUIMG_HD T at(int x, int y, int c) const {
     const int byte = ((x - ox) * C + c) * static_cast<int>(sizeof(T));
     const std::uint32_t w = words[y - oy][byte >> 2];
+#if defined(__CUDA_ARCH__)
+    // One byte permute (PRMT), where a shift and a mask take two.
+    const int b = byte & 3;
+    return static_cast<T>(__byte_perm(w, 0, sizeof(T) == 1 ? 0x4440 | b : 0x4400 | (b + 1) << 4 | b));
+#else
     return static_cast<T>(w >> ((byte & 3) * 8));
+#endif
   }
 };
 
