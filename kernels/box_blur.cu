@@ -3,7 +3,8 @@
 // thread of the horizontal pass owns a segment of a row, each thread of the
 // vertical pass one sample column over a band of rows; a segment or band is
 // at least as long as the window, so the O(window) start of each costs at
-// most one extra read per output.
+// most one extra read per output. The sums between the passes are 16-bit
+// where they fit (8-bit images up to R = 128), else 32-bit.
 #include <algorithm>
 #include <cstdint>
 
@@ -43,9 +44,9 @@ constexpr int kSpan = 2048;
 constexpr int kStagedReach = 6144;  // (2R+1) * channels samples at most
 constexpr int kScanThreads = 256;
 
-template <class T>
+template <class T, class Sum>
 __global__ void __launch_bounds__(kScanThreads)
-    staged_row_sums_kernel(const T* __restrict__ src, std::uint32_t* __restrict__ sums, int width, int height,
+    staged_row_sums_kernel(const T* __restrict__ src, Sum* __restrict__ sums, int width, int height,
                            int channels, int radius, int spans_per_row) {
   extern __shared__ std::uint32_t prefix[];
   __shared__ std::uint32_t carry[kScanThreads * 4];
@@ -88,17 +89,17 @@ __global__ void __launch_bounds__(kScanThreads)
       for (int i = a; i < b; ++i) prefix[i] += carry[(t - 1) * channels + (i - a) % channels];
     __syncthreads();
 
-    std::uint32_t* out = sums + static_cast<size_t>(y) * row_len;
+    Sum* out = sums + static_cast<size_t>(y) * row_len;
     for (int s = s0 + t; s < s1; s += kScanThreads) {
       const int i = s - lo;
-      out[s] = prefix[i + radius * channels] - prefix[i - (radius + 1) * channels];
+      out[s] = static_cast<Sum>(prefix[i + radius * channels] - prefix[i - (radius + 1) * channels]);
     }
     __syncthreads();  // the next span reuses the staging buffer
   }
 }
 
-template <class T, class Acc>
-__global__ void column_means_kernel(const std::uint32_t* __restrict__ sums, T* __restrict__ dst, int row_len,
+template <class T, class Acc, class Sum>
+__global__ void column_means_kernel(const Sum* __restrict__ sums, T* __restrict__ dst, int row_len,
                                     int height, int radius, int band_len, int bands) {
   const long long total = static_cast<long long>(row_len) * bands;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total;
@@ -106,7 +107,7 @@ __global__ void column_means_kernel(const std::uint32_t* __restrict__ sums, T* _
     const int j = static_cast<int>(i % row_len);  // neighbouring threads, neighbouring columns: coalesced
     const int y0 = static_cast<int>(i / row_len) * band_len;
     Acc acc;
-    box_columns<T, Acc>(sums, row_len, height, radius, j, j + 1, y0, min(y0 + band_len, height), dst, &acc);
+    box_columns<T, Acc, Sum>(sums, row_len, height, radius, j, j + 1, y0, min(y0 + band_len, height), dst, &acc);
   }
 }
 
@@ -114,35 +115,49 @@ int blocks_for(long long work) {
   return static_cast<int>(std::min((work + kThreads - 1) / kThreads, kMaxBlocks));
 }
 
-template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p) {
-  auto* sums = static_cast<std::uint32_t*>(s.scratch);
+template <class T, class Sum> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
   const int reach = (2 * p.radius + 1) * s.channels;
+  const int spans = (s.width * s.channels + kSpan - 1) / kSpan;
+  const long long items = 1LL * spans * s.height;
+  const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * s.channels) + reach);
+  staged_row_sums_kernel<T, Sum><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
+                                   s.stream>>>(static_cast<const T*>(s.src), static_cast<Sum*>(s.scratch), s.width,
+                                               s.height, s.channels, p.radius, spans);
+  return cudaGetLastError();
+}
+
+template <class T, class Sum> cudaError_t launch_columns(const CudaStage& s, const Blur::Params& p) {
+  const int row_len = s.width * s.channels;
+  const int band = run_length(p.radius, s.height);
+  const int bands = (s.height + band - 1) / band;
+  const int blocks = blocks_for(1LL * row_len * bands);
+  const auto* sums = static_cast<const Sum*>(s.scratch);
+  if (Blur::needs_wide_sums(p.radius, sizeof(T) == 1 ? 255 : 65535))
+    column_means_kernel<T, std::uint64_t, Sum><<<blocks, kThreads, 0, s.stream>>>(
+        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
+  else
+    column_means_kernel<T, std::uint32_t, Sum><<<blocks, kThreads, 0, s.stream>>>(
+        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
+  return cudaGetLastError();
+}
+
+template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p) {
+  const int reach = (2 * p.radius + 1) * s.channels;
+  if (reach <= kStagedReach && Blur::row_sums_fit_16_bits(p.radius, sizeof(T) == 1 ? 255 : 65535)) {
+    if (cudaError_t e = launch_staged_rows<T, std::uint16_t>(s, p); e != cudaSuccess) return e;
+    return launch_columns<T, std::uint16_t>(s, p);
+  }
+  auto* sums = static_cast<std::uint32_t*>(s.scratch);
   if (reach <= kStagedReach) {
-    const int spans = (s.width * s.channels + kSpan - 1) / kSpan;
-    const long long items = 1LL * spans * s.height;
-    const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * s.channels) + reach);
-    staged_row_sums_kernel<T><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
-                                s.stream>>>(static_cast<const T*>(s.src), sums, s.width, s.height, s.channels,
-                                            p.radius, spans);
+    if (cudaError_t e = launch_staged_rows<T, std::uint32_t>(s, p); e != cudaSuccess) return e;
   } else {
     const int seg = run_length(p.radius, s.width);
     const int segs = (s.width + seg - 1) / seg;
     row_sums_kernel<T><<<blocks_for(1LL * segs * s.height), kThreads, 0, s.stream>>>(
         static_cast<const T*>(s.src), sums, s.width, s.height, s.channels, p.radius, seg, segs);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-
-  const int row_len = s.width * s.channels;
-  const int band = run_length(p.radius, s.height);
-  const int bands = (s.height + band - 1) / band;
-  const int blocks = blocks_for(1LL * row_len * bands);
-  if (Blur::needs_wide_sums(p.radius, sizeof(T) == 1 ? 255 : 65535))
-    column_means_kernel<T, std::uint64_t><<<blocks, kThreads, 0, s.stream>>>(
-        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
-  else
-    column_means_kernel<T, std::uint32_t><<<blocks, kThreads, 0, s.stream>>>(
-        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
-  return cudaGetLastError();
+  return launch_columns<T, std::uint32_t>(s, p);
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ TEST(GpuBackend, LongPipelineWithRepeats) {
 
 TEST(GpuBackend, FullHdEveryRadiusClass) {
   GPUIMG_REQUIRE_GPU();
-  for (const char* r : {"1", "8", "64", "127", "128", "256", "2048", "4096"})
+  for (const char* r : {"1", "8", "9", "64", "127", "128", "129", "256", "2048", "4096"})
     for (Depth d : {Depth::U8, Depth::U16})
       expect_backends_agree(random_image(1920, 1080, 3, d, 11), {parse_stage("blur", {r})});
 }

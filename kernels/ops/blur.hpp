@@ -27,8 +27,8 @@ struct Blur {
   static std::array<double, 1> values(const Params& p) { return {double(p.radius)}; }
 
   // On the GPU, radii up to this run in one fused pass with no scratch;
-  // larger ones keep horizontal window sums, one uint32 per sample (at most
-  // 8193 * 65535 < 2^32), between two passes.
+  // larger ones keep horizontal window sums between two passes, one uint32
+  // per sample at most (8193 * 65535 < 2^32; see row_sums_fit_16_bits).
   static constexpr int kMaxFusedRadius = 8;
   static std::size_t scratch_bytes(const Params& p, int width, int height, int channels) {
     if (p.radius <= kMaxFusedRadius) return 0;
@@ -41,6 +41,12 @@ struct Blur {
   static bool needs_wide_sums(int radius, int max_sample) {
     const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
     return n * max_sample + n / 2 > 0xffffffffu;
+  }
+
+  // A row's window sum fits 16 bits while (2R + 1) * max does: 8-bit
+  // images up to R = 128. The GPU then keeps half the bytes between passes.
+  static bool row_sums_fit_16_bits(int radius, int max_sample) {
+    return std::uint64_t(2 * radius + 1) * std::uint64_t(max_sample) <= 0xffffu;
   }
 };
 
@@ -75,8 +81,8 @@ GPUIMG_HD void box_row_sums(const T* row, int width, int channels, int radius, i
 // (a column is one sample position: x * channels + c), writing the rounded
 // means. acc holds j1 - j0 running sums; rows are walked outermost so that
 // a CPU thread streams whole rows while a GPU thread owns one column.
-template <class T, class Acc>
-GPUIMG_HD void box_columns(const std::uint32_t* sums, std::size_t stride, int height, int radius, int j0, int j1,
+template <class T, class Acc, class Sum>
+GPUIMG_HD void box_columns(const Sum* sums, std::size_t stride, int height, int radius, int j0, int j1,
                            int y0, int y1, T* out, Acc* acc) {
   const Acc n = Acc(2 * radius + 1) * Acc(2 * radius + 1);
   for (int j = j0; j < j1; ++j) acc[j - j0] = 0;
@@ -90,8 +96,8 @@ GPUIMG_HD void box_columns(const std::uint32_t* sums, std::size_t stride, int he
     for (int j = j0; j < j1; ++j) acc[j - j0] += Acc(hi - (height - 1)) * sums[(height - 1) * stride + j];
 
   for (int y = y0; y < y1; ++y) {
-    const std::uint32_t* enter = sums + clamp_index(y + radius + 1, height) * stride;
-    const std::uint32_t* leave = sums + clamp_index(y - radius, height) * stride;
+    const Sum* enter = sums + clamp_index(y + radius + 1, height) * stride;
+    const Sum* leave = sums + clamp_index(y - radius, height) * stride;
     T* dst = out + y * stride;
     for (int j = j0; j < j1; ++j) {
       Acc& s = acc[j - j0];
