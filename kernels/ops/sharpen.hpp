@@ -24,6 +24,9 @@ struct Sharpen {
   static Params make(const double* v) { return {v[0]}; }
   static std::array<double, 1> values(const Params& p) { return {p.amount}; }
   GPUIMG_HD static int halo(const Params&) { return 1; }
+  // The pinned double arithmetic: measured 10.7 ns a sample at 8 bits and
+  // 11.4 at 16 on the 2-core development machine, the slowest channel count.
+  static CpuCost cpu_cost(const Params&) { return {11, 12}; }
 
   template <class View>
   GPUIMG_HD static void apply(const View& in, int x, int y, const Params& p, typename View::value_type* out) {
