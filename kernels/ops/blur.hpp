@@ -28,11 +28,11 @@ struct Blur {
 
   // lib/cpu_blur.cpp keeps window sums in signed 32 bits while n * max fits
   // (8-bit up to R = 1450, 16-bit up to R = 90), in 64 bits beyond. Measured
-  // on the 2-core development machine, the slowest channel count: 2.85 and
-  // 5.27 ns at 8 bits, 4.47 and 8.50 at 16.
+  // on the 2-core development machine, the slowest channel count and run:
+  // 2.85 and 6.65 ns at 8 bits, 4.60 and 8.50 at 16.
   static CpuCost cpu_cost(const Params& p) {
     const std::uint64_t n = std::uint64_t(2 * p.radius + 1) * std::uint64_t(2 * p.radius + 1);
-    return {n * 255 <= 0x7fffffff ? 3.0 : 6.5, n * 65535 <= 0x7fffffff ? 4.5 : 8.5};
+    return {n * 255 <= 0x7fffffff ? 3.0 : 7.0, n * 65535 <= 0x7fffffff ? 5.0 : 8.5};
   }
 
   // On the GPU, radii up to this run in one fused pass with no scratch;
