@@ -24,9 +24,9 @@ struct Sharpen {
   static Params make(const double* v) { return {v[0]}; }
   static std::array<double, 1> values(const Params& p) { return {p.amount}; }
   GPUIMG_HD static int halo(const Params&) { return 1; }
-  // The pinned double arithmetic: measured up to 10.7 ns a sample at 8 bits
-  // and 11.4 at 16 on the 2-core development machine (once 13.8 under load).
-  static CpuCost cpu_cost(const Params&) { return {11, 12}; }
+  // The pinned double arithmetic: 8 to 11 ns a sample on the 2-core
+  // development machine, and up to 13.8 while it was busy with other work.
+  static CpuCost cpu_cost(const Params&) { return {14, 14}; }
 
   template <class View>
   GPUIMG_HD static void apply(const View& in, int x, int y, const Params& p, typename View::value_type* out) {
