@@ -27,7 +27,9 @@ fragment=$work/$section.md
     "thread and on every core. *1 thread ns*: nanoseconds per sample on one thread, what *cpu_cost* (the op" \
     "header's figure) stands for; *all ns\*thread*: the same on every core, times the threads (equal to the first" \
     "where the stage scales perfectly); *estimate ms*: \`estimate_cpu_ms\` for every core, which counts at most" \
-    "\`kCpuScalingThreads\`; *est/all*: the estimate over the measured time."
+    "\`kCpuScalingThreads\`; *est/all*: the estimate over the measured time. *over cpu_cost* marks a row" \
+    "slower on one thread than its op declares in this run; on a machine busy with other work, one-thread" \
+    "times move by up to half between runs, and the declared costs cover the slowest seen when they were set."
   echo
   echo '```'
   "$bench" "$runs"
