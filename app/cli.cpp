@@ -236,7 +236,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "INPUT OUTPUT: the image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF) and the one to "
                  "write, whose extension picks the format; or INPUT... FOLDER/: images and folders of them, and "
                  "the folder to write into");
-  app.add_option("--device", device, "Where to run: auto (the GPU when usable, else the CPU), cuda or cpu")
+  app.add_option("--device", device, "Where to run: auto (one image: the CPU when its pipeline costs less there "
+                 "than starting CUDA; otherwise, and for a batch, the GPU when usable, else the CPU), cuda or cpu")
       ->default_str("auto");
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
       ->default_str(std::to_string(ReadOptions{}.max_pixels));

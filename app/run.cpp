@@ -1,10 +1,15 @@
 #include "run.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <future>
+#include <thread>
+#include <vector>
 
+#include "device_choice.hpp"
 #include "error.hpp"
+#include "probe.hpp"
 #include "report_errors.hpp"
 
 namespace gpuimg {
@@ -31,18 +36,39 @@ int execute(const Command& cmd) {
   const auto start = Clock::now();
   check_output_path(cmd.output, {cmd.input});
 
-  // CUDA's start-up took 200 to 430 ms on the H100 and H200 machines
-  // (scripts/bench_e2e.sh): overlap it with decoding.
+  // select_backend initialises CUDA, which took 200 to 430 ms on the H100
+  // and H200 machines (scripts/bench_e2e.sh): it runs beside decoding.
   double device_ms = 0;
-  auto selection = std::async(std::launch::async, [&] {
-    BackendSelection s = select_backend(cmd.device);
-    device_ms = ms_since(start);
-    return s;
-  });
+  std::future<BackendSelection> selection;
+  auto select_beside_decoding = [&] {
+    selection = std::async(std::launch::async, [&] {
+      BackendSelection s = select_backend(cmd.device);
+      device_ms = ms_since(start);
+      return s;
+    });
+  };
+  if (cmd.device != DeviceChoice::automatic) select_beside_decoding();
   const auto decode_start = Clock::now();
-  Image img = read_image(cmd.input, cmd.read);
+  const std::vector<std::uint8_t> file = read_image_bytes(cmd.input, cmd.read);
+
+  // auto first weighs the pipeline's CPU time, from the header's dimensions,
+  // against CUDA's start-up and exit (device_choice.hpp): below them the CPU
+  // runs it, and CUDA is never initialised.
+  AutoDevice choice{true, ""};
+  if (cmd.device == DeviceChoice::automatic) {
+    choice = choose_auto_device(cmd.pipeline, probe_image(file), static_cast<int>(std::thread::hardware_concurrency()));
+    if (choice.start_cuda)
+      select_beside_decoding();
+    else
+      device_ms = ms_since(start);
+  }
+  Image img = decode_image_bytes(cmd.input, file, cmd.read);
   const double decode_ms = ms_since(decode_start);
-  const BackendSelection where = selection.get();
+  BackendSelection where{Backend::cpu, choice.reason};
+  if (selection.valid()) {
+    where = selection.get();
+    if (where.backend == Backend::cuda && !choice.reason.empty()) where.detail += "; " + choice.reason;
+  }
 
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);

@@ -33,6 +33,17 @@ struct ParamSpec {
   const char* meaning;
 };
 
+// Every op also declares cpu_cost(params): what one stage costs the CPU
+// backend, in nanoseconds per sample (width x height x channels) on one
+// thread, the slowest of 1, 3 and 4 channels, scratch buffer and copy-back
+// included, as scripts/bench_cpu_cost.sh measures it. --device auto adds
+// these up to tell whether one image's pipeline is worth CUDA's start-up
+// (lib/device_choice.hpp).
+struct CpuCost {
+  double ns_per_sample_8bit;
+  double ns_per_sample_16bit;
+};
+
 // How a stage runs. Stencil ops are one case of the dispatch kernel (tile
 // plus halo in shared memory); ops whose shape does not fit a tile (a
 // separable filter of any radius, a resize) bring their own launch path.

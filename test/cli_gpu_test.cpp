@@ -22,15 +22,23 @@ TEST_P(CliGpu, CudaMatchesGolden) {
 
 INSTANTIATE_TEST_SUITE_P(, CliGpu, testing::ValuesIn(read_golden_manifest().cases), golden_case_name);
 
-TEST_F(CliGpu, AutoChoosesCuda) {
+// A pipeline whose CPU estimate is over CUDA's start-up and exit goes to the
+// GPU, -v says why, and the result is the CPU's.
+TEST_F(CliGpu, AutoChoosesCudaForAHeavyPipeline) {
   GPUIMG_REQUIRE_GPU();
   TempDir tmp;
-  const RunResult r =
-      run_binary({(data_dir() / "scene.png").string(), "-v", "--blur", "3", "--invert", (tmp / "out.png").string()});
+  std::vector<std::string> on_cpu = heavy_auto_args(tmp), automatic = on_cpu;
+  on_cpu.insert(on_cpu.end(), {"--device", "cpu", tmp.file("cpu.png")});
+  automatic.insert(automatic.end(), {"-v", tmp.file("auto.png")});
+  const RunResult r = run_binary(automatic);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("gpuimg: device: cuda"), std::string::npos) << r.err;
-  EXPECT_TRUE(same_samples(read_image((golden_dir() / "scene_blur3_invert.png").string()),
-                           read_image((tmp / "out.png").string())));
+  const std::vector<std::string> lines = device_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_EQ(lines[0].rfind("gpuimg: device: cuda, ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("; auto: the pipeline is estimated at "), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(" on the CPU, over CUDA's start-up and exit"), std::string::npos) << lines[0];
+  ASSERT_EQ(run_binary(on_cpu).status, 0);
+  EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("auto.png"))));
 }
 
 }  // namespace

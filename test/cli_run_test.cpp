@@ -174,10 +174,9 @@ TEST(CliRun, VerbosePrintsThePlanAndTimingsOnStderr) {
                                   "--invert", (tmp / "result.png").string()});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  std::string why_not;
-  const std::string device = cuda_usable(&why_not) ? "device: cuda" : "device: cpu";
   std::size_t at = 0;
-  for (const std::string& expected : {std::string("320x200 RGB 8-bit"), device, std::string("stage 1: blur R=3"),
+  for (const std::string& expected : {std::string("320x200 RGB 8-bit"), std::string("device: cpu, auto: "),
+                                      std::string("stage 1: blur R=3"),
                                       std::string("stage 2: sharpen F=0.8 "), std::string("stage 3: invert"),
                                       std::string("encoded")}) {
     const std::size_t found = r.err.find(expected, at);
@@ -449,6 +448,58 @@ TEST(CliDevice, CudaWithoutAUsableGpuFailsWithStatusThree) {
   copy_data("scene.png", tmp / "input.png");
   expect_refusal(tmp, {"input.png", "--device", "cuda", "--blur", "1", "result.png"}, 3, {"--device cuda: "});
 }
+
+// A 320x200 image blurred and inverted takes a fraction of a millisecond on
+// the CPU: auto runs it there, GPU or not, and -v says why in one line.
+TEST(CliDevice, AutoRunsACheapPipelineOnTheCpuAndSaysWhy) {
+  TempDir tmp;
+  const RunResult r = run_binary(
+      {(data_dir() / "scene.png").string(), "-v", "--blur", "3", "--invert", (tmp / "out.png").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = device_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_EQ(lines[0].rfind("gpuimg: device: cpu, auto: the pipeline is estimated at ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(" on the CPU, under CUDA's start-up and exit (about "), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("so CUDA was not started (ready "), std::string::npos) << lines[0];
+  EXPECT_TRUE(same_samples(read_image((golden_dir() / "scene_blur3_invert.png").string()),
+                           read_image((tmp / "out.png").string())));
+}
+
+// Where the estimate is over CUDA's start-up and exit, auto looks for a GPU
+// as it always did, and on a machine without one says so, as it always did.
+TEST(CliDevice, AutoWithAHeavyPipelineLooksForAGpu) {
+  std::string why_not;
+  if (cuda_usable(&why_not)) GTEST_SKIP() << "a usable GPU is here (CliGpu.AutoChoosesCudaForAHeavyPipeline)";
+  TempDir tmp;
+  std::vector<std::string> args = heavy_auto_args(tmp);
+  args.insert(args.end(), {"-v", tmp.file("out.png")});
+  const RunResult r = run_binary(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = device_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_EQ(lines[0].rfind("gpuimg: device: cpu, " + why_not + " (ready ", 0), 0u) << lines[0];
+}
+
+#if GPUIMG_WITH_CUDA
+// A stand-in driver on the library path records whether the CUDA runtime
+// loaded it: --device cuda must (or this test could not tell), auto with a
+// cheap pipeline must not, so neither CUDA's start-up nor its teardown at
+// exit is paid.
+TEST(CliDevice, AutoWithACheapPipelineNeverLoadsTheCudaDriver) {
+  TempDir tmp;
+  RunOptions with_fake_driver;
+  with_fake_driver.env = {"LD_LIBRARY_PATH=" GPUIMG_FAKE_DRIVER_DIR, "GPUIMG_TEST_DRIVER_MARKER=" + tmp.file("loaded")};
+  const std::string scene = (data_dir() / "scene.png").string();
+  const RunResult cuda = run_binary({scene, "--invert", "--device", "cuda", tmp.file("cuda.png")}, with_fake_driver);
+  EXPECT_EQ(cuda.status, 3) << cuda.err;
+  ASSERT_TRUE(fs::exists(tmp / "loaded")) << "--device cuda did not load the stand-in driver:\n" << cuda.err;
+  fs::remove(tmp / "loaded");
+
+  const RunResult r = run_binary({scene, "-v", "--blur", "3", "--invert", tmp.file("auto.png")}, with_fake_driver);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "loaded")) << r.err;
+}
+#endif
 
 }  // namespace
 }  // namespace gpuimg::test

@@ -4,6 +4,7 @@
 // They work on bytes in memory and throw CodecFailure with the problem
 // alone; codec.cpp adds the path by rethrowing as InputError / OutputError.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "codec.hpp"
 #include "header_dims.hpp"
 #include "image.hpp"
+#include "probe.hpp"
 #include "sniff.hpp"
 
 namespace gpuimg {
@@ -39,6 +41,8 @@ std::string libjpeg_version();
 // without OpenCV, BMP and PNM; stb_image_write encodes TGA and, without
 // OpenCV, BMP. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
+// What decode_with_stb would give, from stbi_info; nullopt where stb cannot say.
+std::optional<ImageShape> stb_shape(const Bytes& file, Format format);
 Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 

@@ -130,8 +130,15 @@ void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
 }
 
 Image read_image(const std::string& path, const ReadOptions& opts) {
-  const Bytes file = read_file(path, max_input_bytes(opts.max_pixels),
-                               "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
+  return decode_image_bytes(path, read_image_bytes(path, opts), opts);
+}
+
+Bytes read_image_bytes(const std::string& path, const ReadOptions& opts) {
+  return read_file(path, max_input_bytes(opts.max_pixels),
+                   "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
+}
+
+Image decode_image_bytes(const std::string& path, const Bytes& file, const ReadOptions& opts) {
   try {
     Image img = decode(file, opts.max_pixels);
     // Some decoders accept a zero width or height and return an empty

@@ -28,6 +28,13 @@ struct WriteOptions {
 // empty, not an image, truncated, corrupt, over max_pixels, ...).
 Image read_image(const std::string& path, const ReadOptions& opts = {});
 
+// read_image in two steps, for a caller that looks at the bytes in between
+// (probe_image) without reading the file twice: the file's bytes, bounded as
+// read_image bounds them; then the image they hold. Both throw InputError
+// naming `path`, as read_image does.
+std::vector<std::uint8_t> read_image_bytes(const std::string& path, const ReadOptions& opts = {});
+Image decode_image_bytes(const std::string& path, const std::vector<std::uint8_t>& file, const ReadOptions& opts = {});
+
 // Encodes to a temporary file beside `path` and renames it into place only
 // after a complete encode, so a failure leaves no partial file and never
 // destroys one already there. Converts what the format cannot hold, as the

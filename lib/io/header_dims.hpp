@@ -122,6 +122,7 @@ inline std::optional<Dims> webp_dims(const Bytes& b) {
 struct JpegLayout {
   enum class Status { complete, truncated, malformed } status;
   std::optional<Dims> dims;  // from the SOF segment; absent when its height is 0 (set later by DNL)
+  int components = 0;        // from the SOF segment: 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK
   std::string problem;       // for malformed
 };
 
@@ -134,7 +135,7 @@ struct JpegLayout {
 // entropy-coded data only decoding can find (jpeg_codec.cpp).
 inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
   using Status = JpegLayout::Status;
-  JpegLayout out{Status::truncated, std::nullopt, ""};
+  JpegLayout out{Status::truncated, std::nullopt, 0, ""};
   auto malformed = [&](std::string problem) {
     out.status = Status::malformed;
     out.problem = std::move(problem);
@@ -165,6 +166,7 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (sof && len >= 7) {
       const Dims d{detail::read_uint(b, pos + 5, 2, true), detail::read_uint(b, pos + 3, 2, true)};
       if (d.height != 0) out.dims = d;
+      if (len >= 8) out.components = b[pos + 7];
     }
     pos += len;
     if (marker != 0xda) continue;

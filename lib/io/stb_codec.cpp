@@ -97,6 +97,15 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   return img;
 }
 
+std::optional<ImageShape> stb_shape(const Bytes& file, Format format) {
+  if (file.size() > INT_MAX) return std::nullopt;  // decode_with_stb refuses it
+  int width = 0, height = 0, channels = 0;
+  const bool known = stbi_info_from_memory(file.data(), static_cast<int>(file.size()), &width, &height, &channels);
+  if (!known || width <= 0 || height <= 0 || channels < 1 || channels > 4) return std::nullopt;
+  return ImageShape{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height), channels,
+                    is_16bit(file, format) ? Depth::U16 : Depth::U8};
+}
+
 Bytes encode_with_stb(const Image& img, Format format) {
   const char* name = format_name(format);
   // stb_image_write indexes pixels with int and stores TGA sides in 16

@@ -1,6 +1,6 @@
 #pragma once
 // The built gpuimg run as a user runs it: its own process, arguments passed
-// straight to execv (no shell, so no quoting), stdout, stderr and the exit
+// straight to execve (no shell, so no quoting), stdout, stderr and the exit
 // status captured. Also what the CPU and GPU CLI tests share: the golden
 // cases of data/golden/cases.txt (and TempDir, from temp_dir.hpp).
 #include <fcntl.h>
@@ -9,20 +9,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <ostream>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "codec.hpp"
+#include "device_choice.hpp"
 #include "error.hpp"
 #include "image_compare.hpp"
 #include "manifest.hpp"
+#include "random_image.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg::test {
@@ -93,6 +98,7 @@ struct RunOptions {
   // ignored so write() reports EFBIG instead of killing it): a full disk,
   // reproducibly. 0: no limit.
   rlim_t max_file_bytes = 0;
+  std::vector<std::string> env = {};  // NAME=VALUE, added to (or replacing in) the test's own environment
 };
 
 // Runs GPUIMG_BINARY with `args`, stdin /dev/null.
@@ -104,6 +110,16 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env_words = options.env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    const auto overridden = [&](const std::string& w) { return w.compare(0, name.size(), name) == 0; };
+    if (std::none_of(options.env.begin(), options.env.end(), overridden)) env_words.push_back(entry);
+  }
+  std::vector<char*> envp;
+  for (std::string& w : env_words) envp.push_back(w.data());
+  envp.push_back(nullptr);
   const std::string dir = options.cwd.string();
   const rlimit file_limit = {options.max_file_bytes, options.max_file_bytes};
   static constexpr char kExecFailed[] = "run_binary: cannot start " GPUIMG_BINARY "\n";
@@ -119,7 +135,7 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
                          (::signal(SIGXFSZ, SIG_IGN) != SIG_ERR && ::setrlimit(RLIMIT_FSIZE, &file_limit) == 0);
     const bool ready = null >= 0 && ::dup2(null, 0) == 0 && ::dup2(out.write, 1) == 1 && ::dup2(err.write, 2) == 2 &&
                        (dir.empty() || ::chdir(dir.c_str()) == 0) && limited;
-    if (ready) ::execv(argv[0], argv.data());
+    if (ready) ::execve(argv[0], argv.data(), envp.data());
     ssize_t ignored = ::write(err.write, kExecFailed, sizeof kExecFailed - 1);
     (void)ignored;
     ::_exit(127);
@@ -188,6 +204,33 @@ inline void expect_matches_golden(const GoldenCase& c, const std::string& device
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(same_samples(read_image((golden_dir() / (c.name + ".png")).string()), read_image(out.string())))
       << c.name << " (" << testing::PrintToString(c) << ") on " << device << " vs its golden";
+}
+
+// A run that --device auto sends to a GPU where one is usable: an input
+// written into `dir` and enough blur stages that their CPU estimate on this
+// machine is twice CUDA's start-up and exit (device_choice.hpp). Returns
+// INPUT and the operations; the caller adds options and OUTPUT.
+inline std::vector<std::string> heavy_auto_args(const TempDir& dir) {
+  const int side = 1024;
+  write_image(dir.file("heavy.png"), random_image(side, side, 3, Depth::U8, 17));
+  const Pipeline stage = {parse_stage("blur", {"1"})};
+  const double stage_ms = estimate_cpu_ms(stage, ImageShape{side, side, 3, Depth::U8},
+                                          static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<std::string> args = {dir.file("heavy.png")};
+  for (int i = 0; i < static_cast<int>(std::ceil(2 * kCudaStartExitMs / stage_ms)); ++i)
+    args.insert(args.end(), {"--blur", "1"});
+  return args;
+}
+
+// The lines of -v's output that say which device ran.
+inline std::vector<std::string> device_lines(const std::string& err) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = err.find("gpuimg: device: ", at)) != std::string::npos) {
+    out.push_back(err.substr(at, err.find('\n', at) - at));
+    ++at;
+  }
+  return out;
 }
 
 }  // namespace gpuimg::test
