@@ -6,7 +6,8 @@
 # and encoding (from gpuimg -v), against other tools doing the same work.
 #
 # Usage: scripts/bench_e2e.sh [device|dev] [RUNS]
-#   device: the GPU machine: gpuimg (CUDA, and --device cpu), OpenCV-Python,
+#   device: the GPU machine: gpuimg (the default --device auto, then
+#           --device cuda and --device cpu), OpenCV-Python,
 #           Pillow, and CUDA's start-up step by step.
 #   dev:    a machine without a GPU: gpuimg's CPU backend, ImageMagick,
 #           vips and an OpenCV C++ program (scripts/bench_setup.sh installs
@@ -70,6 +71,7 @@ if [ "$mode" = device ]; then
   start_bench=$(dirname "$gpuimg")/test/gpuimg_cuda_start_bench
   round() {
     time_gpuimg "$1" gpuimg auto "$gpuimg"
+    time_gpuimg "$1" gpuimg-cuda cuda "$gpuimg"
     time_gpuimg "$1" gpuimg-cpu cpu "$gpuimg"
     if [ -n "${GPUIMG_BEFORE:-}" ]; then time_gpuimg "$1" gpuimg-before auto "$(realpath "$GPUIMG_BEFORE")"; fi
     for ext in png jpg; do
