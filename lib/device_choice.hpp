@@ -17,7 +17,7 @@ namespace gpuimg {
 // What CUDA adds to a one-image run: start-up 215 ms (H100: cuInit 100,
 // context 115) to 430 ms (H200: 325 and 105), less what decoding beside it
 // hides, plus 110 to 130 ms of teardown at exit (docs/PERFORMANCE.md,
-// e2e-device and e2e-device-h100): from about 110 ms, where decoding hides
+// e2e-device and auto-device): from about 110 ms, where decoding hides
 // the whole start-up, to about 550 ms for a small image on the H200
 // machine. At the low end, a 4K PNG on the H100 machine, CUDA won from
 // about 40 blur stages, 110 ms on the CPU (auto-device); blur's estimates
