@@ -103,9 +103,8 @@ void blur_bands(const T* src, T* dst, int width, int height, int radius, int thr
 // Window sums in signed 32 bits where they fit, for vector conversions to
 // float and double (x86 converts only signed integers in vectors).
 template <int C, class T, class Mean>
-void blur_with(const T* src, T* dst, int width, int height, int radius, int threads, std::uint64_t max_sum,
-               const Mean& mean) {
-  if (max_sum <= 0x7fffffff)
+void blur_with(const T* src, T* dst, int width, int height, int radius, int threads, const Mean& mean) {
+  if (Blur::cpu_sums_fit_int32(radius, SampleTraits<T>::max))
     blur_bands<C, std::int32_t>(src, dst, width, height, radius, threads, mean);
   else
     blur_bands<C, std::int64_t>(src, dst, width, height, radius, threads, mean);
@@ -116,9 +115,9 @@ template <int C, class T> void blur_channels(const T* src, T* dst, int width, in
   const std::uint64_t max_sum = n * SampleTraits<T>::max;
   const ReciprocalMean<float> by_float(n);
   if (by_float.exact(max_sum))
-    blur_with<C>(src, dst, width, height, radius, threads, max_sum, by_float);
+    blur_with<C>(src, dst, width, height, radius, threads, by_float);
   else
-    blur_with<C>(src, dst, width, height, radius, threads, max_sum, ReciprocalMean<double>(n));
+    blur_with<C>(src, dst, width, height, radius, threads, ReciprocalMean<double>(n));
 }
 
 }  // namespace
