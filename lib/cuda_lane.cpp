@@ -5,10 +5,10 @@
 #include "cuda_lane.hpp"
 
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -19,40 +19,24 @@
 namespace gpuimg {
 namespace {
 
-// Events between the steps of a run; each interval is one line of -v.
+// Events between the steps of a run; each interval is one line of -v. A
+// deque, because an Event does not move.
 class Timeline {
  public:
-  Timeline(std::size_t marks, cudaStream_t s) : events_(marks), stream_(s) {
-    for (auto& e : events_) check_cuda(cudaEventCreate(&e), "creating an event");
+  Timeline(std::size_t marks, cudaStream_t s) : stream_(s) {
+    for (std::size_t i = 0; i < marks; ++i) events_.emplace_back(cudaEventDefault);
   }
-  ~Timeline() {
-    for (auto e : events_) cudaEventDestroy(e);
-  }
-  Timeline(const Timeline&) = delete;
-  Timeline& operator=(const Timeline&) = delete;
-  void mark() { check_cuda(cudaEventRecord(events_.at(next_++), stream_), "recording an event"); }
+  void mark() { check_cuda(cudaEventRecord(events_.at(next_++).get(), stream_), "recording an event"); }
   double ms(std::size_t from) const {
     float t = 0;
-    check_cuda(cudaEventElapsedTime(&t, events_.at(from), events_.at(from + 1)), "reading an event");
+    check_cuda(cudaEventElapsedTime(&t, events_.at(from).get(), events_.at(from + 1).get()), "reading an event");
     return t;
   }
 
  private:
-  std::vector<cudaEvent_t> events_;
+  std::deque<Event> events_;
   cudaStream_t stream_;
   std::size_t next_ = 0;
-};
-
-class Event {
- public:
-  explicit Event(unsigned flags) { check_cuda(cudaEventCreateWithFlags(&e_, flags), "creating an event"); }
-  ~Event() { cudaEventDestroy(e_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
 };
 
 void select_device(int device) { check_cuda(cudaSetDevice(device), "selecting GPU " + std::to_string(device)); }

@@ -1,8 +1,8 @@
 #pragma once
 // What every host file that talks to the GPU shares: one way to check a CUDA
 // call, turning a failure into a DeviceError that says what was being done,
-// and owners for device memory, pinned host memory and streams that free
-// them on every path out.
+// and owners for device memory, pinned host memory, streams and events that
+// free them on every path out.
 #include <cstddef>
 #include <string>
 
@@ -75,6 +75,18 @@ class Stream {
 
  private:
   cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  explicit Event(unsigned flags) { check_cuda(cudaEventCreateWithFlags(&e_, flags), "creating an event"); }
+  ~Event() { cudaEventDestroy(e_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
 };
 
 }  // namespace gpuimg
