@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "box_blur_paths.hpp"
+#include "register_views.hpp"
 #include "row_io.cuh"
 
 namespace gpuimg {
@@ -74,10 +75,7 @@ __device__ __forceinline__ void lane_samples(const unsigned char* buf, int first
 #pragma unroll
   for (int k = 0; k < S::kLaneWords; ++k) words[k] = __funnelshift_r(w[k], w[k + 1], 8 * (at & 3));
 #pragma unroll
-  for (int i = 0; i < S::kLaneCols; ++i) {
-    const int byte = i * static_cast<int>(sizeof(T));
-    out[i] = static_cast<T>(words[byte >> 2] >> ((byte & 3) * 8));
-  }
+  for (int i = 0; i < S::kLaneCols; ++i) out[i] = sample_at<T>(words, i * static_cast<int>(sizeof(T)));
 }
 
 template <class T, int C, int R>
