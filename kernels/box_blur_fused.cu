@@ -4,10 +4,11 @@
 // Each warp owns a strip of 32 * P pixels and walks down a band of rows. Per
 // row, every lane adds the entering row's samples to, and takes the leaving
 // row's from, the vertical window sums of its P pixels' columns, held in
-// registers. The warp then shares those sums through shared memory, and each
-// lane slides the horizontal window over its P pixels. Neighbouring strips
-// overlap by 2R pixels, the reach of a lane at a strip's edge, so a warp
-// never waits for another. Rows go in and out through 16-byte vectors.
+// registers. Each lane then takes the R columns on either side from its
+// neighbours' registers by warp shuffles and slides the horizontal window
+// over its P pixels. Neighbouring strips overlap by 2R pixels, the reach of
+// a lane at a strip's edge, so a warp never waits for another. Rows go in
+// and out through 16-byte vectors.
 //
 // R is a template parameter: the window indices then fold to constants and
 // the sums stay in registers, and (2R+1)^2 is a constant divisor, which
@@ -32,37 +33,43 @@ template <class T, int C, int R> struct FusedShape {
   static constexpr int kLaneCols = P * C;
   static constexpr int kStripPx = 32 * P;
   static constexpr int kOutPx = kStripPx - 2 * R;
-  static constexpr int kInStride = round_up(kStripPx * kPixelBytes + 30, 16);
-  // Column sums of the strip at kPad + x * C + c, with room for the reach
-  // of the first and last lanes, whose extra outputs are thrown away.
-  static constexpr int kPad = round_up(R * C, 4) + 4;
-  static constexpr int kSumLen = round_up(kPad + kStripPx * C + R * C + 8, 4);
-  // The window a lane reads starts kSkew entries into its first vector.
-  static constexpr int kSkew = (4 - (R * C) % 4) % 4;
-  static constexpr int kWinVectors = ((P + 2 * R) * C + kSkew + 3) / 4;
+  // A staged row lands kLeftRoom bytes in, leaving room before it for the
+  // replicated pixels left of the image; room after for the 16-byte
+  // vectors' slack and the word lane_samples reads past its own.
+  static constexpr int kLeftRoom = round_up(R * kPixelBytes, 16);
+  static constexpr int kInStride = round_up(kLeftRoom + kStripPx * kPixelBytes + 34, 16);
   static constexpr int kOutStride = round_up(kStripPx * kPixelBytes + 8, 16);
-  static constexpr int kWarpBytes = 2 * kInStride + 4 * kSumLen + kOutStride;
+  static constexpr int kWarpBytes = 2 * kInStride + kOutStride;
   static constexpr int kLaneWords = (kLaneCols * static_cast<int>(sizeof(T)) + 3) / 4;
   static constexpr int kStripBytes = kStripPx * kPixelBytes;
   static constexpr int kVectorsPerLane = row_vectors_per_lane(kStripBytes);
 };
 
-// Stages strip row `y` (clamped) in shared memory and returns where its
-// first byte landed; pixels outside the image replicate the border.
+// The part of a strip inside the image: strip pixels [left, right_from).
+struct StripSpan {
+  int left, right_from;
+};
+
+// Lands a fetched strip row (its pixels inside the image) in `buf` and
+// returns where strip pixel 0 starts. Pixels outside the image replicate
+// the edge pixel, but only R of them on each side: an output that reads
+// further lies in the strips' overlap and is thrown away. So the strips at
+// the image's edges cost the same vector loads as the rest.
 template <class T, int C, int R>
-__device__ __forceinline__ int stage_row(const T* src, int width, int height, int y, int px0, bool inside,
-                                         unsigned char* buf) {
+__device__ __forceinline__ int land_row(const RowInFlight<FusedShape<T, C, R>::kVectorsPerLane>& row, int bytes,
+                                        StripSpan span, unsigned char* buf) {
   using S = FusedShape<T, C, R>;
-  const auto* in = reinterpret_cast<const unsigned char*>(src);
-  const std::size_t row = static_cast<std::size_t>(clamp_index(y, height)) * width;
-  if (inside)
-    return copy_row_in<S::kVectorsPerLane>(in + (row + px0) * S::kPixelBytes, S::kStripBytes, in,
-                                           in + static_cast<std::size_t>(width) * height * S::kPixelBytes, buf);
-  for (int b = threadIdx.x % 32; b < S::kStripPx * S::kPixelBytes; b += 32) {
-    const int x = clamp_index(px0 + b / S::kPixelBytes, width);
-    buf[b] = in[(row + x) * S::kPixelBytes + b % S::kPixelBytes];
+  constexpr int pb = S::kPixelBytes;
+  const int first = S::kLeftRoom + store_row(row, bytes, buf + S::kLeftRoom) - span.left * pb;
+  if (span.left > 0 || span.right_from < S::kStripPx) {
+    __syncwarp();
+    const int lane = threadIdx.x % 32;
+    for (int b = lane; b < span.left * pb; b += 32) buf[first + b] = buf[first + span.left * pb + b % pb];
+    const int end = min(span.right_from + R, S::kStripPx) * pb;
+    for (int b = span.right_from * pb + lane; b < end; b += 32)
+      buf[first + b] = buf[first + (span.right_from - 1) * pb + b % pb];
   }
-  return 0;
+  return first;
 }
 
 // This lane's kLaneCols samples of a staged row.
@@ -78,6 +85,28 @@ __device__ __forceinline__ void lane_samples(const unsigned char* buf, int first
   for (int i = 0; i < S::kLaneCols; ++i) out[i] = sample_at<T>(words, i * static_cast<int>(sizeof(T)));
 }
 
+// The column sums of strip pixels lane * P - R .. lane * P + P + R - 1, at
+// (pixel + R) * C + c: this lane's own and, by shuffles, its neighbours'
+// (at most two lanes away, as R <= 2 * P). The first and last lanes get
+// their own values where the strip has no neighbour; the outputs those
+// feed lie in the strip's overlap and are thrown away.
+template <class T, int C, int R>
+__device__ __forceinline__ void window_columns(const std::uint32_t (&col)[FusedShape<T, C, R>::kLaneCols],
+                                               std::uint32_t (&ext)[(FusedShape<T, C, R>::P + 2 * R) * C]) {
+  constexpr int P = FusedShape<T, C, R>::P;
+  static_assert(R <= 2 * P, "a window reaches at most two lanes away");
+#pragma unroll
+  for (int q = -R; q < P + R; ++q) {
+    const int lanes = q < 0 ? -((P - 1 - q) / P) : q / P;  // floor(q / P)
+    const int i = q - lanes * P;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const std::uint32_t v = col[i * C + c];
+      ext[(q + R) * C + c] = lanes == 0 ? v : (lanes < 0 ? __shfl_up_sync(~0u, v, -lanes) : __shfl_down_sync(~0u, v, lanes));
+    }
+  }
+}
+
 template <class T, int C, int R>
 __global__ void __launch_bounds__(32 * kWarps)
     fused_blur_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height, int strips,
@@ -89,8 +118,7 @@ __global__ void __launch_bounds__(32 * kWarps)
   unsigned char* mine = smem + (threadIdx.x / 32) * S::kWarpBytes;
   unsigned char* enter_buf = mine;
   unsigned char* leave_buf = mine + S::kInStride;
-  auto* sums = reinterpret_cast<std::uint32_t*>(mine + 2 * S::kInStride);
-  unsigned char* staged = mine + 2 * S::kInStride + 4 * S::kSumLen;
+  unsigned char* staged = mine + 2 * S::kInStride;
 
   const long long work = static_cast<long long>(strips) * bands;
   for (long long item = static_cast<long long>(blockIdx.x) * kWarps + threadIdx.x / 32; item < work;
@@ -99,12 +127,21 @@ __global__ void __launch_bounds__(32 * kWarps)
     const int y0 = static_cast<int>(item / strips) * band_len;
     const int y1 = min(y0 + band_len, height);
     const int px0 = strip * S::kOutPx - R;
-    const bool inside = px0 >= 0 && px0 + S::kStripPx <= width;
+    const int lo_px = max(px0, 0), hi_px = min(px0 + S::kStripPx, width);
+    const StripSpan span{lo_px - px0, hi_px - px0};
+    const int bytes = (hi_px - lo_px) * S::kPixelBytes;
+    const auto* in = reinterpret_cast<const unsigned char*>(src);
+    const unsigned char* in_end = in + static_cast<std::size_t>(width) * height * S::kPixelBytes;
+    auto fetch = [&](int y) {
+      return load_row<S::kVectorsPerLane>(
+          in + (static_cast<std::size_t>(clamp_index(y, height)) * width + lo_px) * S::kPixelBytes, bytes, in,
+          in_end);
+    };
 
     // The vertical sums of row y0's window, rows y0 - R .. y0 + R.
     std::uint32_t col[S::kLaneCols] = {};
     for (int y = y0 - R; y <= y0 + R; ++y) {
-      const int first = stage_row<T, C, R>(src, width, height, y, px0, inside, enter_buf);
+      const int first = land_row<T, C, R>(fetch(y), bytes, span, enter_buf);
       __syncwarp();
       std::uint32_t v[S::kLaneCols];
       lane_samples<T, C, R>(enter_buf, first, v);
@@ -113,18 +150,9 @@ __global__ void __launch_bounds__(32 * kWarps)
       __syncwarp();
     }
 
-    // Strips inside the image load the next update's rows while the
-    // current row is summed and written; the two edge strips, which
-    // replicate the border byte by byte, stage them when they are needed.
-    const auto* in = reinterpret_cast<const unsigned char*>(src);
-    const unsigned char* in_end = in + static_cast<std::size_t>(width) * height * S::kPixelBytes;
-    auto fetch = [&](int y) {
-      return load_row<S::kVectorsPerLane>(
-          in + (static_cast<std::size_t>(clamp_index(y, height)) * width + px0) * S::kPixelBytes, S::kStripBytes,
-          in, in_end);
-    };
+    // The next update's rows load while the current row is summed and written.
     RowInFlight<S::kVectorsPerLane> entering{}, leaving{};
-    if (inside && y0 + 1 < y1) {
+    if (y0 + 1 < y1) {
       entering = fetch(y0 + R + 1);
       leaving = fetch(y0 - R);
     }
@@ -135,34 +163,18 @@ __global__ void __launch_bounds__(32 * kWarps)
       // Row y + R + 1 enters the window after this row, row y - R leaves.
       const bool more = y + 1 < y1;
       int enter_at = 0, leave_at = 0;
-      if (more && inside) {
-        enter_at = store_row(entering, S::kStripBytes, enter_buf);
-        leave_at = store_row(leaving, S::kStripBytes, leave_buf);
+      if (more) {
+        enter_at = land_row<T, C, R>(entering, bytes, span, enter_buf);
+        leave_at = land_row<T, C, R>(leaving, bytes, span, leave_buf);
         if (y + 2 < y1) {
           entering = fetch(y + R + 2);
           leaving = fetch(y - R + 1);
         }
-      } else if (more) {
-        enter_at = stage_row<T, C, R>(src, width, height, y + R + 1, px0, false, enter_buf);
-        leave_at = stage_row<T, C, R>(src, width, height, y - R, px0, false, leave_buf);
       }
 
-      // Horizontal: share the column sums, slide over this lane's pixels.
-#pragma unroll
-      for (int i = 0; i < S::kLaneCols; i += 4)
-        *reinterpret_cast<uint4*>(sums + S::kPad + lane * S::kLaneCols + i) =
-            make_uint4(col[i], col[i + 1], col[i + 2], col[i + 3]);
-      __syncwarp();
-      std::uint32_t win[4 * S::kWinVectors];
-      const std::uint32_t* from = sums + S::kPad + lane * S::kLaneCols - R * C - S::kSkew;
-#pragma unroll
-      for (int k = 0; k < S::kWinVectors; ++k) {
-        const uint4 q = reinterpret_cast<const uint4*>(from)[k];
-        win[4 * k] = q.x;
-        win[4 * k + 1] = q.y;
-        win[4 * k + 2] = q.z;
-        win[4 * k + 3] = q.w;
-      }
+      // Horizontal: slide over this lane's pixels.
+      std::uint32_t win[(S::P + 2 * R) * C];
+      window_columns<T, C, R>(col, win);
       union {
         T s[S::kLaneCols];
         std::uint32_t w[S::kLaneWords];
@@ -171,11 +183,11 @@ __global__ void __launch_bounds__(32 * kWarps)
       for (int c = 0; c < C; ++c) {
         std::uint32_t h = 0;
 #pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) h += win[S::kSkew + q * C + c];
+        for (int q = 0; q <= 2 * R; ++q) h += win[q * C + c];
         out.s[c] = static_cast<T>((h + n / 2) / n);
 #pragma unroll
         for (int p = 1; p < S::P; ++p) {
-          h += win[S::kSkew + (p + 2 * R) * C + c] - win[S::kSkew + (p - 1) * C + c];
+          h += win[(p + 2 * R) * C + c] - win[(p - 1) * C + c];
           out.s[p * C + c] = static_cast<T>((h + n / 2) / n);
         }
       }
@@ -203,13 +215,18 @@ __global__ void __launch_bounds__(32 * kWarps)
 template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   using S = FusedShape<T, C, R>;
   const int strips = (s.width + S::kOutPx - 1) / S::kOutPx;
-  // A wave of about 24 warps per SM (what registers allow), in bands no
-  // shorter than twice the window, so that starting a band's window costs
-  // at most half a read per output row.
-  int device = 0, sms = 0;
+  // One wave: as many warps as the GPU holds at once, each a band of rows,
+  // no shorter than twice the window, so that starting a band's window
+  // costs at most half a read per output row. (A second, partial wave
+  // would leave most SMs idle while it runs.)
+  int device = 0, sms = 0, blocks_per_sm = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-  const int wanted_bands = std::max(1, sms * 24 / strips);
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fused_blur_kernel<T, C, R>,
+                                                                    32 * kWarps, kWarps * S::kWarpBytes);
+      e != cudaSuccess)
+    return e;
+  const int wanted_bands = std::max(1, sms * std::max(1, blocks_per_sm) * kWarps / strips);
   const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, 4 * R + 2, 16});
   const int bands = (s.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;
