@@ -63,11 +63,7 @@ __device__ __forceinline__ int land_row(const RowInFlight<FusedShape<T, C, R>::k
   const int first = S::kLeftRoom + store_row(row, bytes, buf + S::kLeftRoom) - span.left * pb;
   if (span.left > 0 || span.right_from < S::kStripPx) {
     __syncwarp();
-    const int lane = threadIdx.x % 32;
-    for (int b = lane; b < span.left * pb; b += 32) buf[first + b] = buf[first + span.left * pb + b % pb];
-    const int end = min(span.right_from + R, S::kStripPx) * pb;
-    for (int b = span.right_from * pb + lane; b < end; b += 32)
-      buf[first + b] = buf[first + (span.right_from - 1) * pb + b % pb];
+    replicate_edges<pb>(buf + first, span.left, span.right_from, min(span.right_from + R, S::kStripPx));
   }
   return first;
 }

@@ -8,11 +8,11 @@
 // bytes, each loaded and stored by one thread in 16-byte vectors.
 //
 // Halo H > 0: a block stages a 128x16 pixel tile plus its halo in shared
-// memory, copied row by row in 16-byte vectors (border-replicated byte by
-// byte in the blocks at the image's left and right edges). Each thread then
-// lifts a window of 4 + 2H pixels by 2 + 2H rows into registers as 32-bit
-// words, runs the op on 4 pixels of 2 rows, and packs the results into a
-// staging row that its warp writes back in 16-byte vectors.
+// memory, copied row by row in 16-byte vectors (the part inside the image;
+// the H pixels past its left and right edges replicate the border). Each
+// thread then lifts a window of 4 + 2H pixels by 2 + 2H rows into registers
+// as 32-bit words, runs the op on 4 pixels of 2 rows, and packs the results
+// into a staging row that its warp writes back in 16-byte vectors.
 #include <algorithm>
 #include <cstdint>
 
@@ -117,9 +117,11 @@ template <class T, int C, int H> struct TileShape {
   static constexpr int kPixelBytes = C * static_cast<int>(sizeof(T));
   static constexpr int kRows = kTileH + 2 * H;
   static constexpr int kRowBytes = (kTileW + 2 * H) * kPixelBytes;
-  // Room for a row shifted by up to 15 bytes to keep its vectors aligned,
-  // plus the word a thread reads past its window.
-  static constexpr int kStride = (kRowBytes + 15 + 4 + 15) / 16 * 16;
+  // A row lands kLeftRoom bytes in, so that the replicated pixels left of
+  // the image fit before it; then room for it shifted by up to 15 bytes to
+  // keep its vectors aligned, plus the word a thread reads past its window.
+  static constexpr int kLeftRoom = (H * kPixelBytes + 15) / 16 * 16;
+  static constexpr int kStride = (kLeftRoom + kRowBytes + 15 + 4 + 15) / 16 * 16;
   static constexpr int kOutBytes = kTileW * kPixelBytes;
   static constexpr int kOutStride = (kOutBytes + 16 + 15) / 16 * 16;
   static constexpr int kWindowWords = ((kPixelsPerThread + 2 * H) * kPixelBytes + 3) / 4;
@@ -139,7 +141,9 @@ __global__ void __launch_bounds__(32 * kWarps)
   const OpRecord rec = ops[stage];  // a copy in registers, read once
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int ox = blockIdx.x * kTileW - H;
-  const bool inside = ox >= 0 && ox + kTileW + 2 * H <= width;
+  // Tile pixels [left, right_from) lie in the image.
+  const int lo_px = max(ox, 0), hi_px = min(ox + kTileW + 2 * H, width);
+  const int left = lo_px - ox, right_from = hi_px - ox;
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   const unsigned char* in_end = in + static_cast<std::size_t>(width) * height * S::kPixelBytes;
 
@@ -148,17 +152,17 @@ __global__ void __launch_bounds__(32 * kWarps)
     for (int r = warp; r < S::kRows; r += kWarps) {
       const int sy = clamp_index(oy + r, height);
       unsigned char* row = tile + r * S::kStride;
-      if (inside) {
-        const int shift = copy_row_in<row_vectors_per_lane(S::kRowBytes)>(in + (static_cast<std::size_t>(sy) * width + ox) * S::kPixelBytes,
-                                      S::kRowBytes, in, in_end, row);
-        if (lane == 0) shifts[r] = shift;
-      } else {  // the left or right edge: replicate the border pixel by pixel
-        for (int b = lane; b < S::kRowBytes; b += 32) {
-          const int sx = clamp_index(ox + b / S::kPixelBytes, width);
-          row[b] = in[(static_cast<std::size_t>(sy) * width + sx) * S::kPixelBytes + b % S::kPixelBytes];
-        }
-        if (lane == 0) shifts[r] = 0;
+      const int first = S::kLeftRoom - left * S::kPixelBytes +
+                        copy_row_in<row_vectors_per_lane(S::kRowBytes)>(
+                            in + (static_cast<std::size_t>(sy) * width + lo_px) * S::kPixelBytes,
+                            (hi_px - lo_px) * S::kPixelBytes, in, in_end, row + S::kLeftRoom);
+      // At the image's left and right edges, the border replicated: H
+      // pixels on each side are all that outputs inside the image read.
+      if (left > 0 || right_from < kTileW + 2 * H) {
+        __syncwarp();
+        replicate_edges<S::kPixelBytes>(row + first, left, right_from, min(right_from + H, kTileW + 2 * H));
       }
+      if (lane == 0) shifts[r] = first;
     }
     __syncthreads();
 

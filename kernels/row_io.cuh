@@ -68,6 +68,19 @@ __device__ __forceinline__ int copy_row_in(const unsigned char* src, std::size_t
   return store_row(load_row<PerLane>(src, n, begin, end), n, dst);
 }
 
+// Fills in the pixels of a staged row that lie outside the image, where
+// `row` is pixel 0 and pixels [left, right_from) came from the image:
+// pixels [0, left) copy pixel `left`, pixels [right_from, right_to) copy
+// pixel right_from - 1. Called by all 32 lanes once the row has landed and
+// the warp has synchronised.
+template <int PixelBytes>
+__device__ __forceinline__ void replicate_edges(unsigned char* row, int left, int right_from, int right_to) {
+  const int lane = threadIdx.x % 32;
+  for (int b = lane; b < left * PixelBytes; b += 32) row[b] = row[left * PixelBytes + b % PixelBytes];
+  for (int b = right_from * PixelBytes + lane; b < right_to * PixelBytes; b += 32)
+    row[b] = row[(right_from - 1) * PixelBytes + b % PixelBytes];
+}
+
 // Writes `n` staged bytes to global `dst`: 16-byte vectors where `dst` is
 // aligned, single bytes at both ends. `staged` may sit at any byte of shared
 // memory; up to 4 bytes past staged + n are read. Called by all 32 lanes.
