@@ -211,19 +211,23 @@ __global__ void __launch_bounds__(32 * kWarps)
 template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   using S = FusedShape<T, C, R>;
   const int strips = (s.width + S::kOutPx - 1) / S::kOutPx;
-  // One wave: as many warps as the GPU holds at once, each a band of rows,
-  // no shorter than twice the window, so that starting a band's window
-  // costs at most half a read per output row. (A second, partial wave
-  // would leave most SMs idle while it runs.)
-  int device = 0, sms = 0, blocks_per_sm = 0;
+  // One wave: as many warps as the GPU holds at once, each a band of rows.
+  // (A second, partial wave would leave most SMs idle while it runs.) A
+  // band is no shorter than twice the window, so that starting a band's
+  // window costs at most half a read per output row, unless the image fits
+  // in L2 twice over: then those reads hit L2, and more, shorter bands
+  // keep more warps busy on a small image.
+  int device = 0, sms = 0, blocks_per_sm = 0, l2_bytes = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fused_blur_kernel<T, C, R>,
                                                                     32 * kWarps, kWarps * S::kWarpBytes);
       e != cudaSuccess)
     return e;
   const int wanted_bands = std::max(1, sms * std::max(1, blocks_per_sm) * kWarps / strips);
-  const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, 4 * R + 2, 16});
+  const bool in_l2 = 2 * static_cast<long long>(s.width) * s.height * S::kPixelBytes <= l2_bytes;
+  const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, in_l2 ? 0 : 4 * R + 2, 16});
   const int bands = (s.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;
   const int blocks = static_cast<int>(std::min<long long>((warps + kWarps - 1) / kWarps, 1 << 20));
