@@ -43,58 +43,82 @@ __global__ void row_sums_kernel(const T* __restrict__ src, std::uint32_t* __rest
 constexpr int kSpan = 2048;
 constexpr int kStagedReach = 6144;  // (2R+1) * channels samples at most
 constexpr int kScanThreads = 256;
+constexpr int kScanWarps = kScanThreads / 32;
 
-template <class T, class Sum>
+// Replaces each of the C values with its sum over the lanes below this
+// one: an exclusive scan across the warp, by shuffles.
+template <int C> __device__ __forceinline__ void warp_exclusive_scan(std::uint32_t (&v)[C]) {
+  const int lane = threadIdx.x % 32;
+  std::uint32_t inclusive[C];
+#pragma unroll
+  for (int k = 0; k < C; ++k) inclusive[k] = v[k];
+#pragma unroll
+  for (int offset = 1; offset < 32; offset <<= 1)
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+      const std::uint32_t below = __shfl_up_sync(~0u, inclusive[k], offset);
+      if (lane >= offset) inclusive[k] += below;
+    }
+#pragma unroll
+  for (int k = 0; k < C; ++k) v[k] = inclusive[k] - v[k];
+}
+
+template <class T, class Sum, int C>
 __global__ void __launch_bounds__(kScanThreads)
-    staged_row_sums_kernel(const T* __restrict__ src, Sum* __restrict__ sums, int width, int height,
-                           int channels, int radius, int spans_per_row) {
+    staged_row_sums_kernel(const T* __restrict__ src, Sum* __restrict__ sums, int width, int height, int radius,
+                           int spans_per_row) {
   extern __shared__ std::uint32_t prefix[];
-  __shared__ std::uint32_t carry[kScanThreads * 4];
-  const int row_len = width * channels;
-  const int t = threadIdx.x;
+  __shared__ std::uint32_t warp_totals[kScanWarps][C];
+  const int row_len = width * C;
+  const int t = threadIdx.x, warp = t / 32;
   for (long long item = blockIdx.x; item < static_cast<long long>(spans_per_row) * height; item += gridDim.x) {
     const int y = static_cast<int>(item / spans_per_row);
     const int s0 = static_cast<int>(item % spans_per_row) * kSpan;
     const int s1 = min(s0 + kSpan, row_len);
-    const int lo = s0 - (radius + 1) * channels;  // staged sample lo + i sits at prefix[i]
-    const int n = (s1 - s0) + (2 * radius + 1) * channels;
+    const int lo = s0 - (radius + 1) * C;  // staged sample lo + i sits at prefix[i]
+    const int n = (s1 - s0) + (2 * radius + 1) * C;
     const T* row = src + static_cast<size_t>(y) * row_len;
     for (int i = t; i < n; i += kScanThreads) {
       const int v = lo + i;
-      const int x = v >= 0 ? v / channels : -((-v + channels - 1) / channels);
-      prefix[i] = row[clamp_index(x, width) * channels + (v - x * channels)];
+      const int x = v >= 0 ? v / C : -((-v + C - 1) / C);  // floor(v / C): C is a constant
+      prefix[i] = row[clamp_index(x, width) * C + (v - x * C)];
     }
     __syncthreads();
 
-    // Each thread scans its own chunk (a whole number of pixels, so sample i
-    // of a chunk is channel i % channels of it), then the chunks' totals are
-    // scanned across threads and added back.
-    const int chunk = ((n + kScanThreads - 1) / kScanThreads + channels - 1) / channels * channels;
+    // Each thread scans its own chunk, a whole number of pixels, so that
+    // slot k of every chunk holds the same channel. The chunks' totals per
+    // slot are scanned across the warp by shuffles and across the warps
+    // through shared memory (one barrier, where a scan over the block's
+    // threads took two a step), and added back.
+    const int chunk = ((n + kScanThreads - 1) / kScanThreads + C - 1) / C * C;
     const int a = min(t * chunk, n), b = min(a + chunk, n);
-    for (int i = a + channels; i < b; ++i) prefix[i] += prefix[i - channels];
-    for (int k = 0; k < channels; ++k) carry[t * channels + k] = b - a >= channels ? prefix[b - channels + k] : 0;
+    for (int i = a + C; i < b; ++i) prefix[i] += prefix[i - C];
+    std::uint32_t carry[C];
+#pragma unroll
+    for (int k = 0; k < C; ++k) carry[k] = b - a >= C ? prefix[b - C + k] : 0;
+    std::uint32_t total[C];
+#pragma unroll
+    for (int k = 0; k < C; ++k) total[k] = carry[k];
+    warp_exclusive_scan<C>(carry);
+    if (t % 32 == 31)
+#pragma unroll
+      for (int k = 0; k < C; ++k) warp_totals[warp][k] = carry[k] + total[k];
     __syncthreads();
-    for (int offset = 1; offset < kScanThreads; offset <<= 1) {
-      std::uint32_t add[4] = {0, 0, 0, 0};  // constant indices only, so it stays in registers
+    for (int w = 0; w < warp; ++w)
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (k < channels && t >= offset) add[k] = carry[(t - offset) * channels + k];
-      __syncthreads();
+      for (int k = 0; k < C; ++k) carry[k] += warp_totals[w][k];
+    for (int i = a; i < b; i += C)
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (k < channels) carry[t * channels + k] += add[k];
-      __syncthreads();
-    }
-    if (t > 0)
-      for (int i = a; i < b; ++i) prefix[i] += carry[(t - 1) * channels + (i - a) % channels];
+      for (int k = 0; k < C; ++k)
+        if (i + k < b) prefix[i + k] += carry[k];
     __syncthreads();
 
     Sum* out = sums + static_cast<size_t>(y) * row_len;
     for (int s = s0 + t; s < s1; s += kScanThreads) {
       const int i = s - lo;
-      out[s] = static_cast<Sum>(prefix[i + radius * channels] - prefix[i - (radius + 1) * channels]);
+      out[s] = static_cast<Sum>(prefix[i + radius * C] - prefix[i - (radius + 1) * C]);
     }
-    __syncthreads();  // the next span reuses the staging buffer
+    __syncthreads();  // the next span reuses the staging buffer and the warp totals
   }
 }
 
@@ -115,15 +139,25 @@ int blocks_for(long long work) {
   return static_cast<int>(std::min((work + kThreads - 1) / kThreads, kMaxBlocks));
 }
 
-template <class T, class Sum> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
-  const int reach = (2 * p.radius + 1) * s.channels;
-  const int spans = (s.width * s.channels + kSpan - 1) / kSpan;
+template <class T, class Sum, int C> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
+  const int reach = (2 * p.radius + 1) * C;
+  const int spans = (s.width * C + kSpan - 1) / kSpan;
   const long long items = 1LL * spans * s.height;
-  const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * s.channels) + reach);
-  staged_row_sums_kernel<T, Sum><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
-                                   s.stream>>>(static_cast<const T*>(s.src), static_cast<Sum*>(s.scratch), s.width,
-                                               s.height, s.channels, p.radius, spans);
+  const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * C) + reach);
+  staged_row_sums_kernel<T, Sum, C><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
+                                      s.stream>>>(static_cast<const T*>(s.src), static_cast<Sum*>(s.scratch), s.width,
+                                                  s.height, p.radius, spans);
   return cudaGetLastError();
+}
+
+template <class T, class Sum> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
+  switch (s.channels) {
+    case 1: return launch_staged_rows<T, Sum, 1>(s, p);
+    case 2: return launch_staged_rows<T, Sum, 2>(s, p);
+    case 3: return launch_staged_rows<T, Sum, 3>(s, p);
+    case 4: return launch_staged_rows<T, Sum, 4>(s, p);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 template <class T, class Sum> cudaError_t launch_columns(const CudaStage& s, const Blur::Params& p) {
