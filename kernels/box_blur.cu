@@ -78,10 +78,14 @@ __global__ void __launch_bounds__(kScanThreads)
     const int lo = s0 - (radius + 1) * C;  // staged sample lo + i sits at prefix[i]
     const int n = (s1 - s0) + (2 * radius + 1) * C;
     const T* row = src + static_cast<size_t>(y) * row_len;
-    for (int i = t; i < n; i += kScanThreads) {
-      const int v = lo + i;
-      const int x = v >= 0 ? v / C : -((-v + C - 1) / C);  // floor(v / C): C is a constant
-      prefix[i] = row[clamp_index(x, width) * C + (v - x * C)];
+    if (lo >= 0 && lo + n <= row_len) {  // the same for the whole block
+      for (int i = t; i < n; i += kScanThreads) prefix[i] = row[lo + i];
+    } else {  // a span at either end of the row: replicate the edge pixel
+      for (int i = t; i < n; i += kScanThreads) {
+        const int v = lo + i;
+        const int x = v >= 0 ? v / C : -((-v + C - 1) / C);  // floor(v / C): C is a constant
+        prefix[i] = row[clamp_index(x, width) * C + (v - x * C)];
+      }
     }
     __syncthreads();
 
