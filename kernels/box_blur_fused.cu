@@ -98,7 +98,8 @@ __device__ __forceinline__ void window_columns(const std::uint32_t (&col)[FusedS
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       const std::uint32_t v = col[i * C + c];
-      ext[(q + R) * C + c] = lanes == 0 ? v : (lanes < 0 ? __shfl_up_sync(~0u, v, -lanes) : __shfl_down_sync(~0u, v, lanes));
+      ext[(q + R) * C + c] =
+          lanes == 0 ? v : (lanes < 0 ? __shfl_up_sync(~0u, v, -lanes) : __shfl_down_sync(~0u, v, lanes));
     }
   }
 }
