@@ -155,13 +155,7 @@ template <class T, class Sum, int C> cudaError_t launch_staged_rows(const CudaSt
 }
 
 template <class T, class Sum> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
-  switch (s.channels) {
-    case 1: return launch_staged_rows<T, Sum, 1>(s, p);
-    case 2: return launch_staged_rows<T, Sum, 2>(s, p);
-    case 3: return launch_staged_rows<T, Sum, 3>(s, p);
-    case 4: return launch_staged_rows<T, Sum, 4>(s, p);
-    default: return cudaErrorInvalidValue;
-  }
+  return with_channels(s, [&](auto c) { return launch_staged_rows<T, Sum, decltype(c)::value>(s, p); });
 }
 
 template <class T, class Sum> cudaError_t launch_columns(const CudaStage& s, const Blur::Params& p) {

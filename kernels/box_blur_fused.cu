@@ -245,13 +245,7 @@ template <class T, int C, int R> cudaError_t launch_radius(const CudaStage& s, i
 }
 
 template <class T> cudaError_t launch_channels(const CudaStage& s, int radius) {
-  switch (s.channels) {
-    case 1: return launch_radius<T, 1, 1>(s, radius);
-    case 2: return launch_radius<T, 2, 1>(s, radius);
-    case 3: return launch_radius<T, 3, 1>(s, radius);
-    case 4: return launch_radius<T, 4, 1>(s, radius);
-    default: return cudaErrorInvalidValue;
-  }
+  return with_channels(s, [&](auto c) { return launch_radius<T, decltype(c)::value, 1>(s, radius); });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // failure into a DeviceError naming the stage.
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -19,6 +20,18 @@ struct CudaStage {
   void* scratch;         // at least the largest scratch_bytes() of the pipeline
   cudaStream_t stream;
 };
+
+// Calls f(std::integral_constant<int, C>{}) for the stage's channel count C,
+// 1 to 4, so that a launch path can make C a template parameter.
+template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
+  switch (s.channels) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
 
 // Runs stage `stage` of the records at `device_ops` through the dispatch kernel.
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord* device_ops, int stage, int halo);

@@ -230,13 +230,7 @@ template <class T, int C> cudaError_t launch(const CudaStage& s, const OpRecord*
 }
 
 template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
-  switch (s.channels) {
-    case 1: return launch<T, 1>(s, ops, stage, halo);
-    case 2: return launch<T, 2>(s, ops, stage, halo);
-    case 3: return launch<T, 3>(s, ops, stage, halo);
-    case 4: return launch<T, 4>(s, ops, stage, halo);
-    default: return cudaErrorInvalidValue;
-  }
+  return with_channels(s, [&](auto c) { return launch<T, decltype(c)::value>(s, ops, stage, halo); });
 }
 
 }  // namespace
