@@ -61,9 +61,9 @@ sanitize() {
   echo $? >"$logs/$tool.rc"
 }
 step "compute-sanitizer memcheck, racecheck and synccheck, at once"
-sanitize memcheck "Gpu*:CliGpu*:PixelHelpers.*:-$big" --leak-check full &
+sanitize memcheck "$gpu_tests:-$big" --leak-check full &
 sanitize racecheck "Gpu*:PixelHelpers.*:-$big" &
-sanitize synccheck "Gpu*:CliGpu*:PixelHelpers.*:-$big" &
+sanitize synccheck "$gpu_tests:-$big" &
 wait
 for tool in memcheck racecheck synccheck; do
   rc=$(cat "$logs/$tool.rc")
