@@ -17,7 +17,6 @@
 #include <cstdint>
 
 #include "box_blur_paths.hpp"
-#include "register_views.hpp"
 #include "row_io.cuh"
 
 namespace gpuimg {
@@ -72,13 +71,7 @@ __device__ __forceinline__ int land_row(const RowInFlight<FusedShape<T, C, R>::k
 template <class T, int C, int R>
 __device__ __forceinline__ void lane_samples(const unsigned char* buf, int first, std::uint32_t* out) {
   using S = FusedShape<T, C, R>;
-  const int at = (threadIdx.x % 32) * S::P * S::kPixelBytes + first;
-  const auto* w = reinterpret_cast<const std::uint32_t*>(buf) + (at >> 2);
-  std::uint32_t words[S::kLaneWords];
-#pragma unroll
-  for (int k = 0; k < S::kLaneWords; ++k) words[k] = __funnelshift_r(w[k], w[k + 1], 8 * (at & 3));
-#pragma unroll
-  for (int i = 0; i < S::kLaneCols; ++i) out[i] = sample_at<T>(words, i * static_cast<int>(sizeof(T)));
+  staged_samples<T, S::kLaneCols>(buf, (threadIdx.x % 32) * S::P * S::kPixelBytes + first, out);
 }
 
 // The column sums of strip pixels lane * P - R .. lane * P + P + R - 1, at
