@@ -1,10 +1,10 @@
-// Box blur on the GPU for radii past Blur::kMaxFusedRadius (box_blur_fused.cu
-// takes the rest): the two sliding-sum passes of ops/blur.hpp. Each
-// thread of the horizontal pass owns a segment of a row, each thread of the
-// vertical pass one sample column over a band of rows; a segment or band is
-// at least as long as the window, so the O(window) start of each costs at
-// most one extra read per output. The sums between the passes are 16-bit
-// where they fit (8-bit images up to R = 128), else 32-bit.
+// Box blur on the GPU for radii that neither one-pass path takes
+// (box_blur_fused.cu, box_blur_wide.cu): the two sliding-sum passes of
+// ops/blur.hpp. Each thread of the horizontal pass owns a segment of a row,
+// each thread of the vertical pass one sample column over a band of rows; a
+// segment or band is at least as long as the window, so the O(window) start
+// of each costs at most one extra read per output. The sums between the
+// passes are 16-bit where they fit (8-bit images up to R = 128), else 32-bit.
 #include <algorithm>
 #include <cstdint>
 
@@ -179,6 +179,12 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
   if (p.radius <= Blur::kMaxFusedRadius) return launch_fused_blur(s, p.radius);
+  if (s.bytes_per_sample == 1 && p.radius <= Blur::kMaxWideRadius) {
+    int device = 0, l2_bytes = 0;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device); e != cudaSuccess) return e;
+    if (2LL * s.width * s.height * s.channels > l2_bytes) return launch_wide_blur(s, p.radius);
+  }
   return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, p) : launch<std::uint16_t>(s, p);
 }
 

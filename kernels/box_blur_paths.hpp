@@ -1,10 +1,20 @@
 #pragma once
-// The box blur's two CUDA paths; box_blur.cu chooses between them.
+// The box blur's one-pass CUDA paths; box_blur.cu chooses among them and
+// its own two passes.
 #include "cuda_launch.hpp"
 
 namespace gpuimg {
 
 // One pass, no scratch, for radius <= Blur::kMaxFusedRadius.
 cudaError_t launch_fused_blur(const CudaStage& s, int radius);
+
+// One pass, no scratch, for 8-bit images and radius in
+// (Blur::kMaxFusedRadius, Blur::kMaxWideRadius]. A block of kWideThreads
+// owns a strip of wide_strip_px(channels) pixels, of which all but R at
+// either end are output.
+cudaError_t launch_wide_blur(const CudaStage& s, int radius);
+constexpr int kWideThreads = 256;
+constexpr int wide_pixels_per_thread(int channels) { return channels == 1 ? 16 : channels == 4 ? 4 : 8; }
+constexpr int wide_strip_px(int channels) { return kWideThreads * wide_pixels_per_thread(channels); }
 
 }  // namespace gpuimg

@@ -1,5 +1,5 @@
 #pragma once
-// A scan across a warp's lanes, for the blur's horizontal prefix sums.
+// Scans and sums across a warp's lanes, for the blur's horizontal prefix sums.
 #include <cstdint>
 
 namespace gpuimg {
@@ -20,6 +20,17 @@ template <int C> __device__ __forceinline__ void warp_exclusive_scan(std::uint32
     }
 #pragma unroll
   for (int k = 0; k < C; ++k) v[k] = inclusive[k] - v[k];
+}
+
+// The sum of v over the warp's 32 lanes, in every lane.
+__device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(~0u, v);
+#else
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(~0u, v, offset);
+  return v;
+#endif
 }
 
 }  // namespace gpuimg

@@ -3,6 +3,8 @@
 // the grid limits. Skips without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "backend.hpp"
 #include "error.hpp"
 #include "gpu.hpp"
@@ -55,6 +57,18 @@ TEST(GpuBackend, BlurEveryFusedRadiusAtStripEdges) {
                        std::to_string(channels));
           expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("blur", {std::to_string(r)})});
         }
+}
+
+// 8-bit images whose two-pass sums would not fit in L2 (on the H100, 50 MB)
+// take the wide one-pass blur up to Blur::kMaxWideRadius, and two passes
+// past it; blur_wide_device_test.cu tests that kernel at awkward sizes.
+TEST(GpuBackend, BlurOnImagesPastL2) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 12;
+  for (int r : {9, Blur::kMaxWideRadius, Blur::kMaxWideRadius + 1})
+    for (int channels : {1, 3})
+      expect_backends_agree(random_image(4096 * 3 / channels, 2200, channels, Depth::U8, seed++),
+                            {parse_stage("blur", {std::to_string(r)})});
 }
 
 // More tile rows than a grid holds (65535 x 8): the dispatch kernel walks them.

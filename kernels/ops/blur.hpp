@@ -40,10 +40,22 @@ struct Blur {
     return n * max_sample <= 0x7fffffff;
   }
 
-  // On the GPU, radii up to this run in one fused pass with no scratch;
-  // larger ones keep horizontal window sums between two passes, one uint32
-  // per sample at most (8193 * 65535 < 2^32; see row_sums_fit_16_bits).
+  // On the GPU, radii up to this run in one pass with each warp's window in
+  // registers (box_blur_fused.cu), and need no scratch.
   static constexpr int kMaxFusedRadius = 8;
+
+  // Past it, 8-bit images run in one pass too up to this radius, a block
+  // scanning each row of its strip (box_blur_wide.cu), unless the two
+  // passes' 16-bit sums, twice the image's bytes, fit in L2: then two passes
+  // are faster. Measured on the H100 with gpuimg_bench: at 7680x4320
+  // RGB, one pass takes 0.31 to 0.62 ms for R = 9 to 128 where two take 0.48
+  // to 0.76, and 0.78 to 0.90 for R = 192 to 256 where two take 0.72 to
+  // 0.75; at 1920x1080 it took 1.7 to 2.5 times as long as two; on 16-bit
+  // gray at 7680x4320 it gained nothing.
+  static constexpr int kMaxWideRadius = 128;
+
+  // Two passes keep horizontal window sums in scratch, one uint32 per sample
+  // at most (8193 * 65535 < 2^32; see row_sums_fit_16_bits).
   static std::size_t scratch_bytes(const Params& p, int width, int height, int channels) {
     if (p.radius <= kMaxFusedRadius) return 0;
     return static_cast<std::size_t>(width) * height * channels * sizeof(std::uint32_t);
