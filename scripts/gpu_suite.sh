@@ -47,13 +47,15 @@ gpu_skipped=$(grep -c '^\[  SKIPPED \].*ms)' "$logs/gpu_tests.log")
 echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 
 # The sanitizers slow kernels 10-100x: they take the matrix at its small
-# sizes and the pipeline tests, not the 1080p radius sweep or the sharpen
-# grid of every centre and Laplacian (the same kernel as the matrix). The
-# three tools run at once, each its own process on the one GPU: in turn they
-# no longer fit the device tool's ten minutes. racecheck, the slowest, looks
-# only at shared memory within a kernel: it skips the CLI tests, which run
-# the same kernels as the backend tests over many more images.
+# sizes and the pipeline tests, not the 1080p radius sweep, the 27 MB blurs
+# or the sharpen grid of every centre and Laplacian (the same kernel as the
+# matrix). The three tools run at once, each its own process on the one GPU:
+# in turn they no longer fit the device tool's ten minutes. racecheck, the
+# slowest, looks only at shared memory within a kernel: it skips the CLI
+# tests, which run the same kernels as the backend tests over many more
+# images.
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
+big+=':GpuBackend.BlurOnImagesPastL2'
 sanitize() {
   local tool=$1 filter=$2
   compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" --gtest_filter="$filter" \

@@ -42,7 +42,7 @@ void expect_wide_matches_cpu(const Image& in, int radius) {
 // either end), windows past the image on both sides, and several row bands,
 // for every channel count and radii from the first past the fused pass to
 // the last this path takes.
-TEST(BlurWideKernel, MatchesCpuAtStripEdges) {
+TEST(GpuBlurWide, MatchesCpuAtStripEdges) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 400;
   for (int r : {9, 10, 37, 64, 127, 128})
@@ -57,7 +57,7 @@ TEST(BlurWideKernel, MatchesCpuAtStripEdges) {
     }
 }
 
-TEST(BlurWideKernel, RefusesWhatItDoesNotTake) {
+TEST(GpuBlurWide, RefusesWhatItDoesNotTake) {
   const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr};
   CudaStage rgb16 = rgb8;
   rgb16.bytes_per_sample = 2;
