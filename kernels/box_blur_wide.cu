@@ -82,7 +82,8 @@ __global__ void __launch_bounds__(kWideThreads, 2)
     wide_blur_kernel(const std::uint8_t* __restrict__ src, std::uint8_t* __restrict__ dst, WideGeometry g,
                      MeanDivider mean) {
   using S = WideShape<C>;
-  constexpr int P = S::P, pb = S::kPixelBytes;
+  constexpr int P = S::P, pb = S::kPixelBytes, kPairs = S::kLaneCols / 2;
+  static_assert(Blur::kMaxWideRadius <= 128, "column sums fit 16 bits");
   extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   unsigned char* enter_buf = smem + warp * S::kWarpSmem;
@@ -108,18 +109,28 @@ __global__ void __launch_bounds__(kWideThreads, 2)
       return load_row<S::kVectorsPerLane>(
           in + (static_cast<std::size_t>(clamp_index(y, g.height)) * g.width + wx0) * pb, bytes, in, in_end);
     };
-    auto add_row = [&](const unsigned char* buf, int first, std::uint32_t(&col)[S::kLaneCols], bool leaving) {
-      std::uint32_t v[S::kLaneCols];
-      staged_samples<std::uint8_t, S::kLaneCols>(buf, first + lane * P * pb, v);
+    // Column sums two to a word, in 16-bit halves ((2R + 1) * 255 < 2^16):
+    // word 2k holds this lane's samples 4k and 4k + 2, word 2k + 1 samples
+    // 4k + 1 and 4k + 3, so that a staged word adds in with two byte
+    // permutes and two adds. The word is lo + 2^16 hi, the adds are exact
+    // modulo 2^32 and both halves are back within 16 bits after each row,
+    // so a carry between them in passing undoes itself.
+    auto add_row = [&](const unsigned char* buf, int first, std::uint32_t(&col)[kPairs], bool leaving) {
+      std::uint32_t w[S::kLaneCols / 4];
+      staged_words(buf, first + lane * P * pb, w);
       if (live)
 #pragma unroll
-        for (int i = 0; i < S::kLaneCols; ++i) col[i] += leaving ? 0u - v[i] : v[i];
+        for (int k = 0; k < S::kLaneCols / 4; ++k) {
+          const std::uint32_t even = __byte_perm(w[k], 0, 0x4240), odd = __byte_perm(w[k], 0, 0x4341);
+          col[2 * k] += leaving ? 0u - even : even;
+          col[2 * k + 1] += leaving ? 0u - odd : odd;
+        }
     };
 
     // The vertical sums of row y0's window, rows y0 - R .. y0 + R, with
     // kAhead rows in flight: one at a time would wait out a memory latency
     // for each of up to 257 rows.
-    std::uint32_t col[S::kLaneCols] = {};
+    std::uint32_t col[kPairs] = {};
     {
       RowInFlight<S::kVectorsPerLane> ahead[kAhead];
 #pragma unroll
@@ -159,7 +170,10 @@ __global__ void __launch_bounds__(kWideThreads, 2)
       // Prefix sums of the column sums: within this thread, then across the warp and the warps before it.
       std::uint32_t sums[S::kLaneCols];
 #pragma unroll
-      for (int i = 0; i < S::kLaneCols; ++i) sums[i] = i < C ? col[i] : sums[i - C] + col[i];
+      for (int i = 0; i < S::kLaneCols; ++i) {
+        const std::uint32_t pair = col[i / 4 * 2 + i % 2], own_sum = i % 4 < 2 ? pair & 0xffff : pair >> 16;
+        sums[i] = i < C ? own_sum : sums[i - C] + own_sum;
+      }
       std::uint32_t carry[C], own[C];
 #pragma unroll
       for (int c = 0; c < C; ++c) own[c] = carry[c] = sums[(P - 1) * C + c];

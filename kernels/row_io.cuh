@@ -70,16 +70,21 @@ __device__ __forceinline__ int copy_row_in(const unsigned char* src, std::size_t
   return store_row(load_row<PerLane>(src, n, begin, end), n, dst);
 }
 
+// The N 32-bit words from `at` bytes into a staged row: aligned word loads
+// and funnel shifts, whatever at's alignment. Reads one word past them.
+template <int N>
+__device__ __forceinline__ void staged_words(const unsigned char* buf, int at, std::uint32_t (&words)[N]) {
+  const auto* w = reinterpret_cast<const std::uint32_t*>(buf) + (at >> 2);
+#pragma unroll
+  for (int k = 0; k < N; ++k) words[k] = __funnelshift_r(w[k], w[k + 1], 8 * (at & 3));
+}
+
 // N samples of type T from `at` bytes into a staged row, each widened to
-// 32 bits: aligned word loads and funnel shifts, whatever at's alignment.
-// Reads up to one word past the samples.
+// 32 bits. Reads up to one word past the samples.
 template <class T, int N>
 __device__ __forceinline__ void staged_samples(const unsigned char* buf, int at, std::uint32_t* out) {
-  constexpr int kWords = (N * static_cast<int>(sizeof(T)) + 3) / 4;
-  const auto* w = reinterpret_cast<const std::uint32_t*>(buf) + (at >> 2);
-  std::uint32_t words[kWords];
-#pragma unroll
-  for (int k = 0; k < kWords; ++k) words[k] = __funnelshift_r(w[k], w[k + 1], 8 * (at & 3));
+  std::uint32_t words[(N * static_cast<int>(sizeof(T)) + 3) / 4];
+  staged_words(buf, at, words);
 #pragma unroll
   for (int i = 0; i < N; ++i) out[i] = sample_at<T>(words, i * static_cast<int>(sizeof(T)));
 }
