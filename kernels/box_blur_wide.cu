@@ -75,8 +75,9 @@ template <int C> __device__ __forceinline__ void pixel_sums(const std::uint32_t*
 }
 
 // Two blocks an SM (at most 128 registers): with one, every barrier idles
-// the SM. Measured at 7680x4320 RGB, R = 25, on an earlier version: 0.40
-// ms with two, 0.42 with one (227 registers), 0.57 with three (80).
+// the SM, and three leave 80 registers. Measured at 7680x4320 RGB, R = 25:
+// 0.32 ms with two, 0.46 with three; one (227 registers), on an earlier
+// version, took 0.42 where two took 0.40.
 template <int C>
 __global__ void __launch_bounds__(kWideThreads, 2)
     wide_blur_kernel(const std::uint8_t* __restrict__ src, std::uint8_t* __restrict__ dst, WideGeometry g,

@@ -48,10 +48,10 @@ struct Blur {
   // scanning each row of its strip (box_blur_wide.cu), unless the two
   // passes' 16-bit sums, twice the image's bytes, fit in L2: then two passes
   // are faster. Measured on the H100 with gpuimg_bench: at 7680x4320
-  // RGB, one pass takes 0.31 to 0.62 ms for R = 9 to 128 where two take 0.48
-  // to 0.76, and 0.78 to 0.90 for R = 192 to 256 where two take 0.72 to
-  // 0.75; at 1920x1080 it took 1.7 to 2.5 times as long as two; on 16-bit
-  // gray at 7680x4320 it gained nothing.
+  // RGB, one pass takes 0.29 to 0.60 ms for R = 9 to 128 where two take 0.48
+  // to 0.76; at 1920x1080 it took 1.7 to 2.5 times as long as two; on 16-bit
+  // gray at 7680x4320 it gained nothing. Up to R = 128 its 8-bit column
+  // sums fit 16 bits, and it keeps them two to a register.
   static constexpr int kMaxWideRadius = 128;
 
   // Two passes keep horizontal window sums in scratch, one uint32 per sample
