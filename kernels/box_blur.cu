@@ -179,6 +179,7 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
   if (p.radius <= Blur::kMaxFusedRadius) return launch_fused_blur(s, p.radius);
+  // One pass past the fused radii, unless two passes' sums stay in L2 (see Blur::kMaxWideRadius).
   if (s.bytes_per_sample == 1 && p.radius <= Blur::kMaxWideRadius) {
     int device = 0, l2_bytes = 0;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
