@@ -76,4 +76,17 @@ template <class T> GPUIMG_HD T round_saturate(double v) {
 // Mean of n integer samples, rounded half up: (sum + n/2) / n.
 template <class Acc> GPUIMG_HD Acc rounded_mean(Acc sum, Acc n) { return (sum + n / 2) / n; }
 
+// Whether `mean`, a map monotone in the sum, gives (sum + n/2) / n for every
+// sum in [0, max_sum]. Monotone, it suffices that it is right on both sides
+// of every step of the true quotient: at the smallest sum of each quotient
+// and at the sum just below. Host only: it checks a divider before use.
+template <class Mean> bool matches_rounded_mean(const Mean& mean, std::uint64_t n, std::uint64_t max_sum) {
+  const std::uint64_t last = (max_sum + n / 2) / n;
+  for (std::uint64_t q = 1; q <= last; ++q) {
+    const std::uint64_t s = q * n - n / 2;  // the smallest sum whose rounded mean is q
+    if (mean(s - 1) != q - 1 || mean(s) != q) return false;
+  }
+  return mean(std::uint64_t{0}) == 0 && mean(max_sum) == last;
+}
+
 }  // namespace gpuimg

@@ -13,6 +13,8 @@
 // multiplies twice as many samples per vector instruction as double.
 #include <cstdint>
 
+#include "pixel.hpp"
+
 namespace gpuimg {
 
 template <class F> struct ReciprocalMean {
@@ -26,18 +28,9 @@ template <class F> struct ReciprocalMean {
   // or, for exact(), uint64_t.
   template <class Sum> Sum operator()(Sum sum) const { return static_cast<Sum>((static_cast<F>(sum) + half) * inv); }
 
-  // Whether this gives (sum + n/2) / n for every sum in [0, max_sum]. The map
-  // is monotone (each conversion and operation rounds monotonically), so it
-  // suffices that it is right on both sides of every step of the true
-  // quotient: at the smallest sum of each quotient and at the sum just below.
-  bool exact(std::uint64_t max_sum) const {
-    const std::uint64_t last = (max_sum + n / 2) / n;
-    for (std::uint64_t q = 1; q <= last; ++q) {
-      const std::uint64_t s = q * n - n / 2;  // the smallest sum whose rounded mean is q
-      if ((*this)(s - 1) != q - 1 || (*this)(s) != q) return false;
-    }
-    return (*this)(std::uint64_t{0}) == 0 && (*this)(max_sum) == last;
-  }
+  // Whether this gives (sum + n/2) / n for every sum in [0, max_sum]. The
+  // map is monotone: each conversion and operation rounds monotonically.
+  bool exact(std::uint64_t max_sum) const { return matches_rounded_mean(*this, n, max_sum); }
 };
 
 }  // namespace gpuimg

@@ -12,15 +12,11 @@ namespace {
 
 std::uint64_t window(int radius) { return std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1); }
 
-// The map is monotone in the sum, so it is right everywhere once it is right
-// on both sides of each step of (sum + n/2) / n, and at both ends.
+// The divider is monotone in the sum (a multiply and shifts), so
+// matches_rounded_mean's check of each step of the quotient covers every sum.
 bool exact(const MeanDivider& d, std::uint64_t n, std::uint64_t max_sum) {
-  auto right = [&](std::uint64_t s) { return d(static_cast<std::uint32_t>(s)) == (s + n / 2) / n; };
-  for (std::uint64_t q = 1; q <= (max_sum + n / 2) / n; ++q) {
-    const std::uint64_t s = q * n - n / 2;
-    if (!right(s - 1) || !right(s)) return false;
-  }
-  return right(0) && right(max_sum);
+  return matches_rounded_mean([&](std::uint64_t s) { return std::uint64_t{d(static_cast<std::uint32_t>(s))}; }, n,
+                              max_sum);
 }
 
 TEST(MeanDivider, ExactForEveryWindowItAccepts) {
