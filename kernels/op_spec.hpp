@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace gpuimg {
 
@@ -24,6 +25,15 @@ namespace gpuimg {
 // with the table in shared memory it was slower there (sharpen at 7680x4320
 // RGB: 0.31 to 0.35 ms against 0.21, from bank conflicts on the table and
 // the registers it took).
+//
+// ByteWords (optional, stencil ops, the GPU's 8-bit path): an op that can
+// work on four 8-bit samples at once for some parameters declares
+// packs_bytes(params) and apply_bytes(words, params), which returns the
+// results of four consecutive samples of a row packed in a word, reading
+// words.word(dx, dy): the four samples dx pixels right and dy rows down.
+// The GPU runs it for 8-bit images whose rows are whole words, for ops of
+// halo 1 (dispatch_words.cu); the GPU tests hold it to the CPU backend's
+// bytes, and an op's own tests to its apply().
 enum class ParamType { integer, real };
 
 struct ParamSpec {
@@ -61,5 +71,11 @@ struct HasByteTable<Op, std::void_t<decltype(Op::table_size)>> : std::true_type 
 template <class Op> constexpr bool has_byte_table = HasByteTable<Op>::value;
 
 constexpr std::int32_t kUntabulated = INT32_MIN;
+
+template <class Op, class = void> struct HasByteWords : std::false_type {};
+template <class Op>
+struct HasByteWords<Op, std::void_t<decltype(Op::packs_bytes(std::declval<const typename Op::Params&>()))>>
+    : std::true_type {};
+template <class Op> constexpr bool has_byte_words = HasByteWords<Op>::value;
 
 }  // namespace gpuimg

@@ -59,7 +59,11 @@ int pinned(int centre, int lap, double f) {
 
 void expect_every_pair_pinned(void (*run)(Image&, const Pipeline&)) {
   const PlusGrid g = make_grid();
-  for (const char* f_text : {"0.1", "0.3", "0.7", "2.5", "0.3333333333333333"}) {
+  // Inexact strengths, then strengths of the form a / 2^s, which the GPU
+  // computes four samples at a time in 16-bit lanes (see the test below),
+  // and 16, just past what the lanes hold.
+  for (const char* f_text :
+       {"0.1", "0.3", "0.7", "0.3333333333333333", "2.5", "1", "0.5", "15", "0.015625", "16"}) {
     const double f = std::strtod(f_text, nullptr);
     Image out = g.image;
     run(out, {parse_stage("sharpen", {f_text})});
@@ -95,7 +99,7 @@ TEST(SharpenArithmetic, ByteTableMatchesTheFormulaForEveryPair) {
   for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
   std::size_t full_formula_entries = 0;
   for (const double f : strengths) {
-    const Sharpen::Params p{f};
+    const Sharpen::Params p = Sharpen::make(&f);
     for (int lap = -1020; lap <= 1020; ++lap) {
       const int k = Sharpen::table_entry(p, lap + 1020);
       full_formula_entries += k == kUntabulated;
@@ -108,6 +112,56 @@ TEST(SharpenArithmetic, ByteTableMatchesTheFormulaForEveryPair) {
   }
   // The tie branch is taken for some of these strengths, so it is tested too.
   EXPECT_GT(full_formula_entries, 0u);
+}
+
+// Sharpen::apply_bytes's words, given directly.
+struct PlusWords {
+  std::uint32_t centre, north, south, west, east;
+  std::uint32_t word(int dx, int dy) const {
+    return dy < 0 ? north : dy > 0 ? south : dx < 0 ? west : dx > 0 ? east : centre;
+  }
+};
+
+// The four-samples-at-once form against the pinned formula for every
+// (centre, neighbour sum) pair, at every strength a / 2^s it accepts. Each
+// word carries four different pairs, so a lane that carried into or borrowed
+// from its neighbour would show.
+TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
+  std::vector<std::pair<int, int>> pairs;  // (centre, sum of the four neighbours)
+  for (int c = 0; c <= 255; ++c)
+    for (int sum = 0; sum <= 1020; ++sum) pairs.push_back({c, sum});
+  int strengths = 0;
+  for (int s = 0; s <= 8; ++s)
+    for (int a = 0; a <= 64; ++a) {
+      const double f = std::ldexp(a, -s);
+      const Sharpen::Params p = Sharpen::make(&f);
+      if (!Sharpen::packs_bytes(p)) continue;
+      ++strengths;
+      for (std::size_t k = 0; k < pairs.size(); k += 4) {
+        PlusWords w{};
+        for (int j = 0; j < 4; ++j) {
+          const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
+          const int q = sum / 4, r = sum % 4;  // the sum split over four samples
+          w.centre |= std::uint32_t(c) << 8 * j;
+          w.north |= std::uint32_t(q + (r > 0)) << 8 * j;
+          w.south |= std::uint32_t(q + (r > 1)) << 8 * j;
+          w.west |= std::uint32_t(q + (r > 2)) << 8 * j;
+          w.east |= std::uint32_t(q) << 8 * j;
+        }
+        const std::uint32_t got = Sharpen::apply_bytes(w, p);
+        for (int j = 0; j < 4; ++j) {
+          const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
+          ASSERT_EQ(int(got >> 8 * j & 0xff), pinned(c, 4 * c - sum, f)) << "F=" << f << " centre " << c << " sum " << sum;
+        }
+      }
+    }
+  EXPECT_GT(strengths, 100);
+  // The lanes take the common whole and halved strengths, and refuse those
+  // they cannot hold exactly.
+  for (double f : {0.0, 0.25, 0.5, 1.0, 1.5, 2.5, 15.0})
+    EXPECT_TRUE(Sharpen::packs_bytes(Sharpen::make(&f))) << f;
+  for (double f : {16.0, 0.3, 0.7, 1000.0, 1.0 / 128, std::nextafter(1.0, 2.0)})
+    EXPECT_FALSE(Sharpen::packs_bytes(Sharpen::make(&f))) << f;
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
 #include <array>
+#include <cmath>
 #include <cstdint>
 
+#include "byte_lanes.hpp"
 #include "op_spec.hpp"
 #include "pixel.hpp"
 
@@ -18,11 +20,17 @@ struct Sharpen {
   static constexpr const char* example = "--sharpen 0.8";
   static constexpr Kind kind = Kind::stencil;
 
+  // F as a / 2^shift, for apply_bytes, if `fits`; `bias` is B / 2^shift there.
+  struct Dyadic {
+    bool fits;
+    std::int32_t a, shift, bias;
+  };
   struct Params {
     double amount;
+    Dyadic dyadic;
   };
   static constexpr std::array<ParamSpec, 1> params{{{"F", ParamType::real, 0.0, 1000.0, "strength"}}};
-  static Params make(const double* v) { return {v[0]}; }
+  static Params make(const double* v) { return {v[0], dyadic_form(v[0])}; }
   static std::array<double, 1> values(const Params& p) { return {p.amount}; }
   GPUIMG_HD static int halo(const Params&) { return 1; }
   // On the 2-core development machine (scripts/bench_cpu_cost.sh): 8-bit
@@ -75,7 +83,46 @@ struct Sharpen {
     }
   }
 
+  // ByteWords (see op_spec.hpp): four 8-bit samples at once, when F =
+  // a / 2^s. Then F * L and c + F * L are exact in doubles, and the pinned
+  // result is floor(((2^s + 4a) c - a (n + s + e + w) + 2^s / 2) / 2^s),
+  // clamped: integers. Each of the two 16-bit lanes adds a bias B >= 1020a,
+  // a multiple of 2^s, so that it stays non-negative (and below 2^15, which
+  // dyadic_form() checks), and the final add-and-clamp takes B / 2^s off again.
+  GPUIMG_HD static bool packs_bytes(const Params& p) { return p.dyadic.fits; }
+
+  template <class Words> GPUIMG_HD static std::uint32_t apply_bytes(const Words& in, const Params& p) {
+    const std::uint32_t c = in.word(0, 0), n = in.word(0, -1), s = in.word(0, 1), w = in.word(-1, 0),
+                        e = in.word(1, 0);
+    const std::uint32_t even = lanes(even_bytes(c), even_bytes(n) + even_bytes(s) + even_bytes(w) + even_bytes(e), p);
+    const std::uint32_t odd = lanes(odd_bytes(c), odd_bytes(n) + odd_bytes(s) + odd_bytes(w) + odd_bytes(e), p);
+    return join_bytes(even, odd);
+  }
+
+  // The lane form of F, if F = a / 2^s with s <= 15 and a lane's largest
+  // value, (2^s + 4a) 255 + B + 2^s / 2, below 2^15.
+  static Dyadic dyadic_form(double f) {
+    for (int s = 0; s <= 15; ++s) {
+      const double scaled = std::ldexp(f, s);  // exact
+      if (scaled != std::floor(scaled)) continue;
+      const std::int64_t a = static_cast<std::int64_t>(scaled), step = std::int64_t{1} << s;
+      const std::int64_t bias = (1020 * a + step - 1) / step;
+      if ((step + 4 * a) * 255 + bias * step + step / 2 >= 0x8000) break;  // a larger s only adds
+      return {true, static_cast<std::int32_t>(a), s, static_cast<std::int32_t>(bias)};
+    }
+    return {false, 0, 0, 0};
+  }
+
  private:
+  // Two samples' results from their centres and neighbour sums, a lane each.
+  GPUIMG_HD static std::uint32_t lanes(std::uint32_t centre, std::uint32_t neighbours, const Params& p) {
+    const Dyadic& d = p.dyadic;
+    const std::uint32_t t = centre * ((1u << d.shift) + 4 * d.a) +
+                            both_lanes((d.bias << d.shift) + (1 << d.shift >> 1)) - neighbours * d.a;
+    return add_clamp_lanes(t >> d.shift & both_lanes(0xffffu >> d.shift), both_lanes(0x10000u - d.bias),
+                           both_lanes(255));
+  }
+
   template <class View> GPUIMG_HD static int laplacian(const View& in, int x, int y, int c) {
     return 4 * in.at(x, y, c) - in.at(x, y - 1, c) - in.at(x - 1, y, c) - in.at(x + 1, y, c) - in.at(x, y + 1, c);
   }

@@ -1,0 +1,55 @@
+#pragma once
+// Four 8-bit samples in a 32-bit word, taken apart into two words of 16-bit
+// lanes (samples 0 and 2, samples 1 and 3) so that integer arithmetic on a
+// word works on two samples at once. Lanes are kept within [0, 2^15), so
+// 32-bit adds, subtracts and multiplies by a small constant act on each
+// lane alone: no lane carries into or borrows from the other.
+#include <cstdint>
+
+#include "pixel.hpp"
+
+namespace gpuimg {
+
+// Samples 0 and 2 of x, one to a lane.
+GPUIMG_HD std::uint32_t even_bytes(std::uint32_t x) { return x & 0x00ff00ffu; }
+
+// Samples 1 and 3 of x, one to a lane.
+GPUIMG_HD std::uint32_t odd_bytes(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(x, 0, 0x4341);  // one permute, where a shift and a mask take two
+#else
+  return (x >> 8) & 0x00ff00ffu;
+#endif
+}
+
+// The word whose samples 0 and 2 are even's lanes and 1 and 3 odd's; every
+// lane must hold 0..255.
+GPUIMG_HD std::uint32_t join_bytes(std::uint32_t even, std::uint32_t odd) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(even, odd, 0x6240);
+#else
+  return even | odd << 8;
+#endif
+}
+
+// Both lanes the same 16-bit value.
+GPUIMG_HD std::uint32_t both_lanes(std::uint32_t v) { return (v & 0xffffu) * 0x10001u; }
+
+// Per lane, as signed 16-bit numbers: max(min(a + b, hi), 0), the sum
+// wrapping at 16 bits. One instruction on sm_90 (a DPX instruction).
+GPUIMG_HD std::uint32_t add_clamp_lanes(std::uint32_t a, std::uint32_t b, std::uint32_t hi) {
+#if defined(__CUDA_ARCH__)
+  return __viaddmin_s16x2_relu(a, b, hi);
+#else
+  std::uint32_t out = 0;
+  for (int shift = 0; shift < 32; shift += 16) {
+    const int sum = static_cast<std::int16_t>(static_cast<std::uint16_t>((a >> shift) + (b >> shift)));
+    const int top = static_cast<std::int16_t>(hi >> shift);
+    const int v = sum > top ? top : sum;
+    out |= static_cast<std::uint32_t>(v < 0 ? 0 : v) << shift;
+  }
+  return out;
+#endif
+}
+
+}  // namespace gpuimg
