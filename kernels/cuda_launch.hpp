@@ -33,8 +33,12 @@ template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
   }
 }
 
-// Runs stage `stage` of the records at `device_ops` through the dispatch kernel.
-cudaError_t launch_stencil(const CudaStage& s, const OpRecord* device_ops, int stage, int halo);
+// Runs stage `stage` of the records at `device_ops`, whose host copy is
+// `rec`, through a dispatch kernel: the shared-memory tile (dispatch.cu), or
+// the word rows (dispatch_words.cu) where fits_word_rows says so.
+cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
+bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
+cudaError_t launch_word_rows(const CudaStage& s, const OpRecord* device_ops, int stage);
 
 // Ops of Kind::custom: one overload each, found by its tag.
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p);
@@ -49,7 +53,7 @@ inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage&
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;
     if constexpr (Op::kind == Kind::stencil)
-      result = launch_stencil(s, device_ops, stage, rec.halo);
+      result = launch_stencil(s, rec, device_ops, stage);
     else
       result = launch_custom(tag, s, rec.get<Op>());
   });

@@ -1,6 +1,7 @@
 // The dispatch kernels: one launch per stencil stage, reading the stage's
-// record and switching on its op id (the same for the whole grid, so the
-// switch never diverges). A copy moves 16 bytes per load and per store; these
+// record and switching on its op id (dispatch_switch.cuh). 8-bit rows of
+// whole words take dispatch_words.cu instead where the op allows (see
+// fits_word_rows). A copy moves 16 bytes per load and per store; these
 // kernels are built to do the same, because a stage that touches each sample
 // a few times is otherwise limited by load/store instructions, not by memory.
 //
@@ -17,6 +18,7 @@
 #include <cstdint>
 
 #include "cuda_launch.hpp"
+#include "dispatch_switch.cuh"
 #include "register_views.hpp"
 #include "row_io.cuh"
 
@@ -29,29 +31,6 @@ template <int Bytes> struct Words16 {
   static_assert(Bytes % 16 == 0, "groups are whole 16-byte vectors");
   uint4 v[Bytes / 16];
 };
-
-template <class Op, class View, class T>
-__device__ __forceinline__ void apply_op(const View& view, int x, int y, const OpRecord& rec, T* out) {
-  if constexpr (Op::kind == Kind::stencil)
-    Op::apply(view, x, y, rec.get<Op>(), out);
-  else
-    __trap();  // the host never sends a custom op here
-}
-
-// Runs record `rec` on one pixel, whichever op it holds.
-template <class View, class T>
-__device__ __forceinline__ void dispatch(const View& view, int x, int y, const OpRecord& rec, T* out) {
-  switch (rec.id) {
-#define GPUIMG_DISPATCH_CASE(Op)           \
-  case OpId::Op:                           \
-    apply_op<Op>(view, x, y, rec, out);    \
-    break;
-    GPUIMG_OPS(GPUIMG_DISPATCH_CASE)
-#undef GPUIMG_DISPATCH_CASE
-    default:
-      __trap();
-  }
-}
 
 // ---- halo 0 ----------------------------------------------------------------
 
@@ -235,11 +214,12 @@ template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, i
 
 }  // namespace
 
-cudaError_t launch_stencil(const CudaStage& s, const OpRecord* device_ops, int stage, int halo) {
+cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
   const bool aligned = (reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst)) % 16 == 0;
-  if (halo < 0 || halo > kMaxStencilHalo || !aligned) return cudaErrorInvalidValue;
-  return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, device_ops, stage, halo)
-                                 : launch<std::uint16_t>(s, device_ops, stage, halo);
+  if (rec.halo < 0 || rec.halo > kMaxStencilHalo || !aligned) return cudaErrorInvalidValue;
+  if (fits_word_rows(s, rec)) return launch_word_rows(s, device_ops, stage);
+  return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, device_ops, stage, rec.halo)
+                                 : launch<std::uint16_t>(s, device_ops, stage, rec.halo);
 }
 
 cudaError_t check_kernel_image() {

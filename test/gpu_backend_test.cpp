@@ -71,11 +71,33 @@ TEST(GpuBackend, BlurOnImagesPastL2) {
                             {parse_stage("blur", {std::to_string(r)})});
 }
 
-// More tile rows than a grid holds (65535 x 8): the dispatch kernel walks them.
+// More tile rows than a grid holds (65535 x 8): the dispatch kernel walks
+// them; and more row bands than a grid holds (65535 x 8), which the word
+// rows kernel lengthens.
 TEST(GpuBackend, TallImageBeyondTheGridLimit) {
   GPUIMG_REQUIRE_GPU();
   const Image in = random_image(3, 600000, 2, Depth::U16, 5);
   expect_backends_agree(in, {parse_stage("sharpen", {"1"}), parse_stage("blur", {"2"}), parse_stage("invert", {})});
+  expect_backends_agree(random_image(4, 600000, 1, Depth::U8, 6), {parse_stage("sharpen", {"1"})});
+}
+
+// 8-bit images whose rows are whole words, at strengths of the form a / 2^s,
+// run through the word rows kernel (dispatch_words.cu): row lengths around a
+// warp's 32 words and a block's 256, with the image's edges inside and at
+// the ends of warps; heights around its row bands of 8 to 64.
+TEST(GpuBackend, SharpenWordRows) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 70;
+  for (const char* f : {"1", "2.5"})
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int words : {1, 3, 31, 32, 33, 96, 255, 256, 257, 768, 771})
+        for (int height : {1, 2, 9, 70, 300}) {
+          if (words * 4 % channels != 0) continue;
+          const int width = words * 4 / channels;
+          SCOPED_TRACE(std::string("F=") + f + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++), {parse_stage("sharpen", {f})});
+        }
 }
 
 TEST(GpuBackend, WideSingleRow) {
