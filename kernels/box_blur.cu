@@ -178,7 +178,8 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 }  // namespace
 
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
-  if (p.radius <= Blur::kMaxFusedRadius) return launch_fused_blur(s, p.radius);
+  if (p.radius <= Blur::kMaxFusedRadius)
+    return fits_vector_blur(s, p.radius) ? launch_vector_blur(s, p.radius) : launch_fused_blur(s, p.radius);
   // One pass past the fused radii, unless two passes' sums stay in L2 (see Blur::kMaxWideRadius).
   if (s.bytes_per_sample == 1 && p.radius <= Blur::kMaxWideRadius) {
     int device = 0, l2_bytes = 0;

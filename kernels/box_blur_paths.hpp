@@ -8,6 +8,11 @@ namespace gpuimg {
 // One pass, no scratch, for radius <= Blur::kMaxFusedRadius.
 cudaError_t launch_fused_blur(const CudaStage& s, int radius);
 
+// The same radii for 8-bit images whose rows are whole 16-byte vectors:
+// one pass, no shared memory, where fits_vector_blur says so.
+bool fits_vector_blur(const CudaStage& s, int radius);
+cudaError_t launch_vector_blur(const CudaStage& s, int radius);
+
 // One pass, no scratch, for 8-bit images and radius in
 // (Blur::kMaxFusedRadius, Blur::kMaxWideRadius]. A block of kWideThreads
 // owns a strip of wide_strip_px(channels) pixels, of which all but R at

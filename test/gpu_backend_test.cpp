@@ -59,6 +59,28 @@ TEST(GpuBackend, BlurEveryFusedRadiusAtStripEdges) {
         }
 }
 
+// 8-bit images whose rows are whole 16-byte vectors take the vector blur
+// (box_blur_vectors.cu) up to the fused radii: row lengths around its
+// strips of 30 and 28 output vectors, one-vector rows whose both edges fall
+// in one lane, and heights around its bands.
+TEST(GpuBackend, BlurVectorRows) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 90;
+  for (int r = 1; r <= Blur::kMaxFusedRadius; ++r)
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int vectors : {1, 2, 3, 27, 29, 30, 31, 33, 57, 60, 61, 63, 250, 252})
+        for (int height : {1, 3, 40}) {
+          if (vectors * 16 % channels != 0) continue;
+          const int width = vectors * 16 / channels;
+          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++),
+                                {parse_stage("blur", {std::to_string(r)})});
+        }
+  for (int r : {1, 8})
+    expect_backends_agree(random_image(480, 700, 2, Depth::U8, seed++), {parse_stage("blur", {std::to_string(r)})});
+}
+
 // 8-bit images whose two-pass sums would not fit in L2 (on the H100, 50 MB)
 // take the wide one-pass blur up to Blur::kMaxWideRadius, and two passes
 // past it; blur_wide_device_test.cu tests that kernel at awkward sizes.

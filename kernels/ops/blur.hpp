@@ -41,7 +41,8 @@ struct Blur {
   }
 
   // On the GPU, radii up to this run in one pass with each warp's window in
-  // registers (box_blur_fused.cu), and need no scratch.
+  // registers (box_blur_fused.cu; box_blur_vectors.cu for 8-bit rows of whole
+  // 16-byte vectors), and need no scratch.
   static constexpr int kMaxFusedRadius = 8;
 
   // Past it, 8-bit images run in one pass too up to this radius, a block
