@@ -1,6 +1,5 @@
 // Box blur in one pass for 8-bit images whose rows are whole 16-byte
-// vectors, at radii up to Blur::kMaxFusedRadius whose window reaches at most
-// 16 samples to either side (R * C <= 16).
+// vectors, at radii up to Blur::kMaxFusedRadius.
 //
 // Each lane owns one 16-byte vector column of a warp's strip and walks down
 // a band of rows. The vertical window sums of its 16 samples sit in 16-bit
@@ -12,9 +11,10 @@
 // 16-byte loads and stores, with no shared memory, and the loads of the
 // next kAhead rows are in flight while a row is summed.
 //
-// At 7680x4320 RGB on the H100 it takes 0.097 ms at R = 1 and 0.107 at
-// R = 3, where the fused kernel, staging rows through shared memory, took
-// 0.127 and 0.136; at 7680x4320 gray, 0.036 and 0.038 against 0.071 and 0.077.
+// At 7680x4320 RGB on the H100 it takes 0.091, 0.089 and 0.122 ms at R = 1,
+// 3 and 8, where the fused kernel, staging rows through shared memory, took
+// 0.127, 0.136 and 0.157; at 7680x4320 gray, 0.034 and 0.041 at R = 1 and 3
+// against 0.071 and 0.077.
 #include <algorithm>
 #include <cstdint>
 
@@ -36,8 +36,8 @@ constexpr int kBlocksPerSlot = 8;
 
 template <int C, int R> struct VectorShape {
   static constexpr int kReach = R * C;          // samples on either side
-  static constexpr int G = 1;                   // lanes on either side that only feed others
-  static_assert(kReach <= 16, "a window reaches no further than the next lane");
+  static constexpr int G = (kReach + 15) / 16;  // lanes on either side that only feed others
+  static_assert(G <= 2, "a window reaches at most two lanes away");
   static constexpr int kOutLanes = 32 - 2 * G;
   static constexpr int kExt = 16 + 2 * kReach;  // the samples a lane's window spans
   static constexpr std::uint32_t n = (2 * R + 1) * (2 * R + 1);
@@ -125,8 +125,8 @@ __global__ void __launch_bounds__(32 * kWarps)
     for (int d = 0; d < S::kAhead; ++d) {
       const int yy = y + d;
       if (yy >= y1) break;
-      // The column sums of the next lanes, by shuffles; then the sample at
-      // offset i (-kReach .. 15 + kReach) from this lane's first.
+      // The column sums of the lanes up to G away, by shuffles; then the
+      // sample at offset i (-kReach .. 15 + kReach) from this lane's first.
       std::uint32_t near[2 * S::G + 1][8];
 #pragma unroll
       for (int hop = -S::G; hop <= S::G; ++hop)
@@ -201,7 +201,7 @@ template <int C, int R> cudaError_t launch(const CudaStage& s) {
 }
 
 template <int C, int R> cudaError_t launch_radius(const CudaStage& s, int radius) {
-  if constexpr (R > Blur::kMaxFusedRadius || R * C > 16)
+  if constexpr (R > Blur::kMaxFusedRadius)
     return cudaErrorInvalidValue;
   else
     return radius == R ? launch<C, R>(s) : launch_radius<C, R + 1>(s, radius);
@@ -209,12 +209,8 @@ template <int C, int R> cudaError_t launch_radius(const CudaStage& s, int radius
 
 }  // namespace
 
-// Windows that reach past the next lane (R * C > 16 samples) stay with the
-// fused kernel: a first version of this one, shuffling from two lanes on
-// either side, only tied it there (7680x4320 RGB, R = 6 to 8: 0.151 to 0.161
-// ms against 0.154 to 0.159).
 bool fits_vector_blur(const CudaStage& s, int radius) {
-  return s.bytes_per_sample == 1 && radius >= 1 && radius * s.channels <= 16 &&
+  return s.bytes_per_sample == 1 && radius >= 1 && radius <= Blur::kMaxFusedRadius &&
          1LL * s.width * s.channels % 16 == 0 && 1LL * s.width * s.channels / 16 < (1LL << 31);
 }
 
