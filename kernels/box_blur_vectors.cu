@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(32 * kWarps)
         const std::uint32_t reg = near[hop + S::G][2 * (m / 4) + (m & 1)];
         ext[t] = (m & 2) ? reg >> 16 : reg & 0xffffu;
       }
-      // Slide the horizontal window: sample j's takes ext[j + kReach - R C .. + R C], every C.
+      // Slide the horizontal windows: sample j's is ext[j], ext[j + C], ... ext[j + 2 kReach].
       std::uint32_t h[16];
 #pragma unroll
       for (int j = 0; j < 16; ++j) {
@@ -194,9 +194,8 @@ template <int C, int R> cudaError_t launch(const CudaStage& s) {
   const int band =
       std::max({(s.height + bands - 1) / bands, 2 * R + 1, (s.height + kMaxGridRows - 1) / kMaxGridRows});
   const dim3 grid(across, (s.height + band - 1) / band);
-  kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const uint4*>(s.src),
-                                                               static_cast<uint4*>(s.dst), vectors, s.height,
-                                                               strips, band);
+  kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const uint4*>(s.src), static_cast<uint4*>(s.dst), vectors,
+                                             s.height, strips, band);
   return cudaGetLastError();
 }
 

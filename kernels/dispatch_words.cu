@@ -129,26 +129,23 @@ __global__ void __launch_bounds__(32 * kWarps)
 }  // namespace
 
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec) {
-  return s.bytes_per_sample == 1 && rec.halo == 1 && s.width * s.channels % 4 == 0 &&
+  return s.bytes_per_sample == 1 && rec.halo == 1 && 1LL * s.width * s.channels % 4 == 0 &&
          static_cast<long long>(s.width) * s.height * s.channels / 4 < (1LL << 31) && packs_bytes(rec);
 }
 
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord* device_ops, int stage) {
   return with_channels(s, [&](auto c) {
     const auto kernel = word_rows_kernel<decltype(c)::value>;
-    static const int per_sm = [&] {
-      int blocks = 0;
-      return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 32 * kWarps, 0) == cudaSuccess
-                 ? std::max(blocks, 1)
-                 : 1;
-    }();
-    int device = 0, sms = 0;
+    int device = 0, sms = 0, per_sm = 0;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
     if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess)
       return e;
+    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * kWarps, 0);
+        e != cudaSuccess)
+      return e;
     const int words = s.width * s.channels / 4;
     const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
-    const int bands = std::max(1, kWaves * sms * per_sm / across);
+    const int bands = std::max(1, kWaves * sms * std::max(per_sm, 1) / across);
     const int band = std::max({(s.height + bands - 1) / bands, kMinBand, (s.height + kMaxGridY - 1) / kMaxGridY});
     const dim3 grid(across, (s.height + band - 1) / band);
     kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),

@@ -118,7 +118,8 @@ TEST(GpuBackend, SharpenWordRows) {
           const int width = words * 4 / channels;
           SCOPED_TRACE(std::string("F=") + f + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
                        std::to_string(channels));
-          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++), {parse_stage("sharpen", {f})});
+          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++),
+                                {parse_stage("sharpen", {f})});
         }
 }
 

@@ -151,7 +151,8 @@ TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
         const std::uint32_t got = Sharpen::apply_bytes(w, p);
         for (int j = 0; j < 4; ++j) {
           const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
-          ASSERT_EQ(int(got >> 8 * j & 0xff), pinned(c, 4 * c - sum, f)) << "F=" << f << " centre " << c << " sum " << sum;
+          ASSERT_EQ(int(got >> 8 * j & 0xff), pinned(c, 4 * c - sum, f))
+              << "F=" << f << " centre " << c << " sum " << sum;
         }
       }
     }

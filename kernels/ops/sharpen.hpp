@@ -84,11 +84,11 @@ struct Sharpen {
   }
 
   // ByteWords (see op_spec.hpp): four 8-bit samples at once, when F =
-  // a / 2^s. Then F * L and c + F * L are exact in doubles, and the pinned
-  // result is floor(((2^s + 4a) c - a (n + s + e + w) + 2^s / 2) / 2^s),
+  // a / 2^k. Then F * L and c + F * L are exact in doubles, and the pinned
+  // result is floor(((2^k + 4a) c - a (n + s + e + w) + 2^k / 2) / 2^k),
   // clamped: integers. Each of the two 16-bit lanes adds a bias B >= 1020a,
-  // a multiple of 2^s, so that it stays non-negative (and below 2^15, which
-  // dyadic_form() checks), and the final add-and-clamp takes B / 2^s off again.
+  // a multiple of 2^k, so that it stays non-negative (and below 2^15, which
+  // dyadic_form() checks), and the final add-and-clamp takes B / 2^k off again.
   GPUIMG_HD static bool packs_bytes(const Params& p) { return p.dyadic.fits; }
 
   template <class Words> GPUIMG_HD static std::uint32_t apply_bytes(const Words& in, const Params& p) {
@@ -99,16 +99,16 @@ struct Sharpen {
     return join_bytes(even, odd);
   }
 
-  // The lane form of F, if F = a / 2^s with s <= 15 and a lane's largest
-  // value, (2^s + 4a) 255 + B + 2^s / 2, below 2^15.
+  // The lane form of F, if F = a / 2^k with k <= 15 and a lane's largest
+  // value, (2^k + 4a) 255 + B + 2^k / 2, below 2^15.
   static Dyadic dyadic_form(double f) {
-    for (int s = 0; s <= 15; ++s) {
-      const double scaled = std::ldexp(f, s);  // exact
+    for (int k = 0; k <= 15; ++k) {
+      const double scaled = std::ldexp(f, k);  // exact
       if (scaled != std::floor(scaled)) continue;
-      const std::int64_t a = static_cast<std::int64_t>(scaled), step = std::int64_t{1} << s;
+      const std::int64_t a = static_cast<std::int64_t>(scaled), step = std::int64_t{1} << k;
       const std::int64_t bias = (1020 * a + step - 1) / step;
-      if ((step + 4 * a) * 255 + bias * step + step / 2 >= 0x8000) break;  // a larger s only adds
-      return {true, static_cast<std::int32_t>(a), s, static_cast<std::int32_t>(bias)};
+      if ((step + 4 * a) * 255 + bias * step + step / 2 >= 0x8000) break;  // a larger k only adds
+      return {true, static_cast<std::int32_t>(a), k, static_cast<std::int32_t>(bias)};
     }
     return {false, 0, 0, 0};
   }
