@@ -211,15 +211,13 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   // window costs at most half a read per output row, unless the image fits
   // in L2 twice over: then those reads hit L2, and more, shorter bands
   // keep more warps busy on a small image.
-  int device = 0, sms = 0, blocks_per_sm = 0, l2_bytes = 0;
+  int device = 0, slots = 0, l2_bytes = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fused_blur_kernel<T, C, R>,
-                                                                    32 * kWarps, kWarps * S::kWarpBytes);
+  if (cudaError_t e = resident_blocks(fused_blur_kernel<T, C, R>, 32 * kWarps, kWarps * S::kWarpBytes, slots);
       e != cudaSuccess)
     return e;
-  const int wanted_bands = std::max(1, sms * std::max(1, blocks_per_sm) * kWarps / strips);
+  const int wanted_bands = std::max(1, slots * kWarps / strips);
   const bool in_l2 = 2 * static_cast<long long>(s.width) * s.height * S::kPixelBytes <= l2_bytes;
   const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, in_l2 ? 0 : 4 * R + 2, 16});
   const int bands = (s.height + band_len - 1) / band_len;

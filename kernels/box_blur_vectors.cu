@@ -25,7 +25,6 @@ namespace gpuimg {
 namespace {
 
 constexpr int kWarps = 8;
-constexpr int kMaxGridRows = 65535;
 // Blocks for every block the GPU holds at once, each a band of rows no
 // shorter than the window. Short bands pay for starting their windows, yet
 // at 7680x4320 RGB, R = 3, 1, 2, 4, 8 and 16 blocks a slot took 0.126,
@@ -183,16 +182,12 @@ template <int C, int R> cudaError_t launch(const CudaStage& s) {
   using S = VectorShape<C, R>;
   const int vectors = s.width * C / 16;
   const int strips = (vectors + S::kOutLanes - 1) / S::kOutLanes;
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * kWarps, 0);
-      e != cudaSuccess)
-    return e;
+  int slots = 0;
+  if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
   const int across = (strips + kWarps - 1) / kWarps;
-  const int bands = std::max(1, kBlocksPerSlot * sms * std::max(per_sm, 1) / across);
+  const int bands = std::max(1, kBlocksPerSlot * slots / across);
   const int band =
-      std::max({(s.height + bands - 1) / bands, 2 * R + 1, (s.height + kMaxGridRows - 1) / kMaxGridRows});
+      std::max({(s.height + bands - 1) / bands, 2 * R + 1, (s.height + kMaxGridY - 1) / kMaxGridY});
   const dim3 grid(across, (s.height + band - 1) / band);
   kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const uint4*>(s.src), static_cast<uint4*>(s.dst), vectors,
                                              s.height, strips, band);

@@ -265,14 +265,10 @@ template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider 
   // 2R + 1 rows, but only adds them up, and more, shorter bands keep more
   // SMs busy. At 7680x4320 RGB and R = 128, bands of at least half the
   // window took 0.82 ms, a quarter 0.62 and an eighth 0.63.
-  int device = 0, sms = 0, blocks_per_sm = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, wide_blur_kernel<C>,
-                                                                    kWideThreads, S::kSmemBytes);
-      e != cudaSuccess)
+  int slots = 0;
+  if (cudaError_t e = resident_blocks(wide_blur_kernel<C>, kWideThreads, S::kSmemBytes, slots); e != cudaSuccess)
     return e;
-  const int wanted_bands = std::max(1, sms * std::max(1, blocks_per_sm) / g.strips);
+  const int wanted_bands = std::max(1, slots / g.strips);
   g.band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, (2 * radius + 1) / 4, 16});
   g.bands = (s.height + g.band_len - 1) / g.band_len;
   wide_blur_kernel<C><<<g.strips * g.bands, kWideThreads, S::kSmemBytes, s.stream>>>(

@@ -21,6 +21,22 @@ struct CudaStage {
   cudaStream_t stream;
 };
 
+// The most blocks a grid may have along y.
+constexpr int kMaxGridY = 65535;
+
+// How many blocks of `kernel`, with `threads` threads and `smem` bytes of
+// dynamic shared memory each, the current device holds at once over all its
+// SMs (at least one an SM): what a launch path sizes its grid by.
+template <class Kernel> cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, int& blocks) {
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem); e != cudaSuccess)
+    return e;
+  blocks = sms * std::max(per_sm, 1);
+  return cudaSuccess;
+}
+
 // Calls f(std::integral_constant<int, C>{}) for the stage's channel count C,
 // 1 to 4, so that a launch path can make C a template parameter.
 template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {

@@ -25,8 +25,6 @@
 namespace gpuimg {
 namespace {
 
-constexpr int kMaxGridY = 65535;
-
 template <int Bytes> struct Words16 {
   static_assert(Bytes % 16 == 0, "groups are whole 16-byte vectors");
   uint4 v[Bytes / 16];

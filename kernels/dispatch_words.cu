@@ -23,13 +23,12 @@ namespace {
 
 constexpr int kWarps = 8;        // side by side: a block spans 256 words of a row
 constexpr int kAhead = 8;        // rows a batch: one batch loads while the one before is computed
-// Bands enough for two blocks in every slot the GPU has (per_sm blocks an
-// SM): each band reads two rows past its own, so longer bands are cheaper
+// Bands enough for two blocks in every slot the GPU has (resident_blocks):
+// each band reads two rows past its own, so longer bands are cheaper
 // while the GPU stays full and the last blocks still find work beside them.
 // Sharpen at 7680x4320 RGB took 0.089, 0.087 and 0.088 ms with 2, 4 and 8.
 constexpr int kWaves = 2;
 constexpr int kMinBand = 8;
-constexpr int kMaxGridY = 65535;
 
 // One row as a thread sees it: its word, and the words before and after it.
 struct RowWords {
@@ -136,16 +135,11 @@ bool fits_word_rows(const CudaStage& s, const OpRecord& rec) {
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord* device_ops, int stage) {
   return with_channels(s, [&](auto c) {
     const auto kernel = word_rows_kernel<decltype(c)::value>;
-    int device = 0, sms = 0, per_sm = 0;
-    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-    if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess)
-      return e;
-    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * kWarps, 0);
-        e != cudaSuccess)
-      return e;
+    int slots = 0;
+    if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
     const int words = s.width * s.channels / 4;
     const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
-    const int bands = std::max(1, kWaves * sms * std::max(per_sm, 1) / across);
+    const int bands = std::max(1, kWaves * slots / across);
     const int band = std::max({(s.height + bands - 1) / bands, kMinBand, (s.height + kMaxGridY - 1) / kMaxGridY});
     const dim3 grid(across, (s.height + band - 1) / band);
     kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),

@@ -11,6 +11,7 @@
 
 #include "backend.hpp"
 #include "box_blur_paths.hpp"
+#include "cuda_resources.hpp"
 #include "gpu.hpp"
 #include "image_compare.hpp"
 #include "pipeline.hpp"
@@ -18,23 +19,15 @@
 namespace gpuimg::test {
 namespace {
 
-struct DeviceBytes {
-  void* p = nullptr;
-  explicit DeviceBytes(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, n), cudaSuccess); }
-  ~DeviceBytes() { cudaFree(p); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-};
-
 void expect_wide_matches_cpu(const Image& in, int radius) {
   Image cpu = in, gpu = in;
   run_cpu(cpu, {parse_stage("blur", {std::to_string(radius)})});
   const std::size_t bytes = in.data.size();
-  DeviceBytes src(bytes), dst(bytes);
-  ASSERT_EQ(cudaMemcpy(src.p, in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  const CudaStage stage{src.p, dst.p, in.width, in.height, in.channels, 1, nullptr, nullptr};
+  DeviceBuffer src(bytes, "the input"), dst(bytes, "the output");
+  ASSERT_EQ(cudaMemcpy(src.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, nullptr, nullptr};
   ASSERT_EQ(launch_wide_blur(stage, radius), cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.p, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.get(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(same_samples(cpu, gpu)) << "wide blur kernel vs CPU backend";
 }
 
