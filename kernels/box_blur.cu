@@ -1,5 +1,5 @@
-// Box blur on the GPU for radii that neither one-pass path takes
-// (box_blur_fused.cu, box_blur_wide.cu): the two sliding-sum passes of
+// Box blur on the GPU for what no one-pass path takes (box_blur_paths.hpp):
+// the two sliding-sum passes of
 // ops/blur.hpp. Each thread of the horizontal pass owns a segment of a row,
 // each thread of the vertical pass one sample column over a band of rows; a
 // segment or band is at least as long as the window, so the O(window) start
@@ -180,7 +180,8 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
   if (p.radius <= Blur::kMaxFusedRadius)
     return fits_vector_blur(s, p.radius) ? launch_vector_blur(s, p.radius) : launch_fused_blur(s, p.radius);
-  // One pass past the fused radii, unless two passes' sums stay in L2 (see Blur::kMaxWideRadius).
+  if (fits_strip_blur(s, p.radius)) return launch_strip_blur(s, p.radius);
+  // One pass for other 8-bit rows too, unless two passes' sums stay in L2 (see Blur::kMaxWideRadius).
   if (s.bytes_per_sample == 1 && p.radius <= Blur::kMaxWideRadius) {
     int device = 0, l2_bytes = 0;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;

@@ -32,6 +32,15 @@ struct MeanDivider {
                        static_cast<std::uint32_t>(k - 32)};
   }
 
+  // operator() for a divider whose shift is 0, without the shift.
+  GPUIMG_HD std::uint32_t unshifted(std::uint32_t sum) const {
+#if defined(__CUDA_ARCH__)
+    return __umulhi(sum + half, magic);
+#else
+    return static_cast<std::uint32_t>((std::uint64_t{sum + half} * magic) >> 32);
+#endif
+  }
+
   GPUIMG_HD std::uint32_t operator()(std::uint32_t sum) const {
 #if defined(__CUDA_ARCH__)
     return __umulhi(sum + half, magic) >> shift;

@@ -1,10 +1,13 @@
-// The wide one-pass blur (kernels/box_blur_wide.cu) launched directly and
-// compared with the CPU backend. The CUDA backend takes it only for images
-// too large for L2, so the awkward small shapes reach it only this way.
+// The one-pass blurs past the fused radii (kernels/box_blur_strips.cu and
+// box_blur_wide.cu) launched directly and compared with the CPU backend, at
+// shapes chosen around their strips and bands. The CUDA backend takes the
+// wide blur only for images too large for L2, so the awkward small shapes
+// reach it only this way.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,16 +22,19 @@
 namespace gpuimg::test {
 namespace {
 
-void expect_wide_matches_cpu(const Image& in, int radius) {
+using Launcher = cudaError_t (*)(const CudaStage&, int);
+
+void expect_launch_matches_cpu(Launcher launch, const Image& in, int radius) {
   Image cpu = in, gpu = in;
   run_cpu(cpu, {parse_stage("blur", {std::to_string(radius)})});
   const std::size_t bytes = in.data.size();
   DeviceBuffer src(bytes, "the input"), dst(bytes, "the output");
+  DeviceBuffer scratch(Blur::scratch_bytes({radius}, in.width, in.height, in.channels), "the scratch");
   ASSERT_EQ(cudaMemcpy(src.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, nullptr, nullptr};
-  ASSERT_EQ(launch_wide_blur(stage, radius), cudaSuccess);
+  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, scratch.get(), nullptr};
+  ASSERT_EQ(launch(stage, radius), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.get(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
-  EXPECT_TRUE(same_samples(cpu, gpu)) << "wide blur kernel vs CPU backend";
+  EXPECT_TRUE(same_samples(cpu, gpu)) << "blur kernel vs CPU backend";
 }
 
 // Each strip count's boundary (a strip outputs all but R of its pixels at
@@ -45,9 +51,46 @@ TEST(GpuBlurWide, MatchesCpuAtStripEdges) {
       for (auto [w, h] : sizes) {
         SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
                      std::to_string(channels));
-        expect_wide_matches_cpu(random_image(w, h, channels, Depth::U8, seed++), r);
+        expect_launch_matches_cpu(launch_wide_blur, random_image(w, h, channels, Depth::U8, seed++), r);
       }
     }
+}
+
+// The strip blur, for rows of whole words: widths around each strip count's
+// boundary (a strip outputs all but about R of its pixels at either end,
+// its first staged pixel on a word), windows past the image on both sides,
+// heights spanning several row bands, and a band of a single row; radii on
+// both sides of the first whose bands start from chunk sums, and of the
+// first whose column sums take a word each.
+TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 500;
+  for (int r : {9, 10, 37, 47, 48, 64, 127, 128, 129, 256})
+    for (int channels = 1; channels <= 4; ++channels) {
+      const int unit = 4 / std::gcd(channels, 4);  // pixels to a whole number of words
+      const int out = kStripBlurSamples / channels - 2 * r - (unit - 1);
+      const std::vector<std::pair<int, int>> sizes = {
+          {unit, 1}, {unit, 300}, {7 * unit, 41}, {out / unit * unit, 37}, {(out / unit + 1) * unit, 20},
+          {(2 * out / unit + 1) * unit, 17}};
+      for (auto [w, h] : sizes) {
+        SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                     std::to_string(channels));
+        expect_launch_matches_cpu(launch_strip_blur, random_image(w, h, channels, Depth::U8, seed++), r);
+      }
+    }
+}
+
+TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
+  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr};
+  CudaStage rgb16 = rgb8, odd_row = rgb8;
+  rgb16.bytes_per_sample = 2;
+  odd_row.width = 63;
+  EXPECT_EQ(launch_strip_blur(rgb8, Blur::kMaxFusedRadius), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strip_blur(rgb8, Blur::kMaxStripRadius + 1), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strip_blur(rgb16, 20), cudaErrorInvalidValue);
+  EXPECT_EQ(launch_strip_blur(odd_row, 20), cudaErrorInvalidValue);
+  // Its bands start from chunk sums, which need the stage's scratch.
+  EXPECT_EQ(launch_strip_blur(rgb8, Blur::kMaxStripRadius), cudaErrorInvalidValue);
 }
 
 TEST(GpuBlurWide, RefusesWhatItDoesNotTake) {

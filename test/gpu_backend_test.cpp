@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "backend.hpp"
 #include "error.hpp"
@@ -81,15 +82,17 @@ TEST(GpuBackend, BlurVectorRows) {
     expect_backends_agree(random_image(480, 700, 2, Depth::U8, seed++), {parse_stage("blur", {std::to_string(r)})});
 }
 
-// 8-bit images whose two-pass sums would not fit in L2 (on the H100, 50 MB)
-// take the wide one-pass blur up to Blur::kMaxWideRadius, and two passes
-// past it; blur_wide_device_test.cu tests that kernel at awkward sizes.
+// 8-bit images take a one-pass blur past the fused radii: the strip blur
+// up to Blur::kMaxStripRadius where rows are whole words; else, where the
+// two-pass sums would not fit in L2 (on the H100, 50 MB), the wide blur up
+// to Blur::kMaxWideRadius; two passes past them. blur_wide_device_test.cu
+// tests both kernels at awkward sizes.
 TEST(GpuBackend, BlurOnImagesPastL2) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 12;
-  for (int r : {9, Blur::kMaxWideRadius, Blur::kMaxWideRadius + 1})
-    for (int channels : {1, 3})
-      expect_backends_agree(random_image(4096 * 3 / channels, 2200, channels, Depth::U8, seed++),
+  for (int r : {9, Blur::kMaxWideRadius, Blur::kMaxWideRadius + 1, Blur::kMaxStripRadius, Blur::kMaxStripRadius + 1})
+    for (auto [width, channels] : {std::pair{12288, 1}, std::pair{4096, 3}, std::pair{4097, 3}})
+      expect_backends_agree(random_image(width, 2200, channels, Depth::U8, seed++),
                             {parse_stage("blur", {std::to_string(r)})});
 }
 

@@ -45,15 +45,23 @@ struct Blur {
   // 16-byte vectors), and need no scratch.
   static constexpr int kMaxFusedRadius = 8;
 
-  // Past it, 8-bit images run in one pass too up to this radius, a block
-  // scanning each row of its strip (box_blur_wide.cu), unless the two
-  // passes' 16-bit sums, twice the image's bytes, fit in L2: then two passes
-  // are faster. Measured on the H100 with gpuimg_bench: at 7680x4320
-  // RGB, one pass takes 0.29 to 0.60 ms for R = 9 to 128 where two take 0.48
-  // to 0.76; at 1920x1080 it took 1.7 to 2.5 times as long as two; on 16-bit
-  // gray at 7680x4320 it gained nothing. Up to R = 128 its 8-bit column
-  // sums fit 16 bits, and it keeps them two to a register.
+  // Past it, 8-bit images whose rows are whole 32-bit words run in one
+  // pass up to kMaxStripRadius (box_blur_strips.cu), a block scanning each
+  // row of its strip into prefix sums. Measured on the H100 with
+  // gpuimg_bench, RGB, R = 9 / 64 / 256: 0.15 / 0.20 / 0.30 ms at
+  // 7680x4320, 0.058 / 0.071 / 0.137 at 3840x2160 and 0.037 / 0.049 / 0.109
+  // at 1920x1080, where two passes took 0.48 / 0.60 / 0.76 (the first),
+  // 0.147 / 0.200 / 0.338 and 0.045 / 0.066 / 0.161. Its column sums fit
+  // 16 bits up to kMaxWideRadius, and it keeps them two to a register there;
+  // past it, a word each.
+  //
+  // Other 8-bit rows run in one pass up to kMaxWideRadius (box_blur_wide.cu),
+  // unless the two passes' 16-bit sums, twice the image's bytes, fit in L2:
+  // at 7680x4320 RGB it takes 0.29 to 0.60 ms for R = 9 to 128 where two
+  // passes take 0.48 to 0.76, and at 1920x1080 1.7 to 2.5 times as long as
+  // two; on 16-bit gray at 7680x4320 it gained nothing.
   static constexpr int kMaxWideRadius = 128;
+  static constexpr int kMaxStripRadius = 256;
 
   // Two passes keep horizontal window sums in scratch, one uint32 per sample
   // at most (8193 * 65535 < 2^32; see row_sums_fit_16_bits).
