@@ -270,9 +270,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
       for (int c = 0; c < C; ++c) totals[warp * 4 + c] = carry[c] + p[kLaneSamples - C + c];
     __syncthreads();
-    for (int w = 0; w < warp; ++w)
 #pragma unroll
-      for (int c = 0; c < C; ++c) carry[c] += totals[w * 4 + c];
+    for (int c = 0; c < C; ++c) carry[c] += warp_sum(lane < warp ? totals[lane * 4 + c] : 0u);
     auto* mine = reinterpret_cast<uint4*>(prefix + threadIdx.x * kLaneSamples);
 #pragma unroll
     for (int k = 0; k < kLaneWords; ++k)
@@ -296,8 +295,11 @@ __global__ void __launch_bounds__(kThreads, 2)
                         after * (last - prefix[end - 2 * C + c]));
       };
       for (int i = s0 + lane; i < a; i += 32) clamped(i);
+      const std::uint32_t* hi_at = prefix + a + lane + RC;
+      const std::uint32_t* lo_at = prefix + a + lane - RC - C;
+      std::uint8_t* to = out + a + lane;
 #pragma unroll 4
-      for (int i = a + lane; i < b; i += 32) out[i] = divide(prefix[i + RC] - prefix[i - RC - C]);
+      for (int n = (b - a) / 32; n > 0; --n, hi_at += 32, lo_at += 32, to += 32) *to = divide(*hi_at - *lo_at);
       for (int i = b + lane; i < s1; i += 32) clamped(i);
     };
     if (mean.shift == 0)
