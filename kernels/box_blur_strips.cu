@@ -56,8 +56,9 @@ constexpr int kTotalsWords = kWarps * 4;  // [warp][channel]
 constexpr int kSmemBytes = 4 * 2 * (kBufferWords + kTotalsWords);
 // Rows in flight while a band's first window is summed (half as many chunk
 // sums, twice a row's size): one at a time would wait out a memory latency
-// for each of up to 257 rows. Eight took longer (0.160 against 0.149 ms at
-// 7680x4320 RGB, R = 9): their registers spill.
+// for each of up to 257 rows. Eight rows and four chunk sums spill
+// registers; eight rows where there are no chunk sums gained 1% at
+// 7680x4320 RGB, R = 9 (0.1387 against 0.1403 ms).
 constexpr int kStartAhead = 4;
 // From this radius a band's first window comes mostly from sums of chunks
 // of kChunkRows rows (at most 16 * 255 a sample: 16 bits), and bands need
@@ -155,8 +156,8 @@ __device__ __forceinline__ void stream(int n, Fetch fetch, Use use) {
 
 // The column sums of each chunk of kChunkRows rows (the last may be
 // shorter), for word w of the row at chunk_sums[chunk * row_words + w], its
-// samples paired as in slide(). One thread a word of a chunk: the image is
-// read once, and the sums take an eighth of its bytes.
+// samples paired as in Columns<false>. One thread a word of a chunk: the
+// image is read once, and the sums take an eighth of its bytes.
 __global__ void chunk_sums_kernel(const std::uint32_t* __restrict__ src, uint2* __restrict__ sums, int row_words,
                                   int height, int chunks) {
   const long long total = 1LL * row_words * chunks;
@@ -348,7 +349,8 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
 
 bool fits_strip_blur(const CudaStage& s, int radius) {
   return s.bytes_per_sample == 1 && radius > Blur::kMaxFusedRadius && radius <= Blur::kMaxStripRadius &&
-         1LL * s.width * s.channels % 4 == 0 && s.channels >= 1 && s.channels <= 4;
+         1LL * s.width * s.channels % 4 == 0 && 1LL * s.width * s.channels < (1LL << 31) && s.channels >= 1 &&
+         s.channels <= 4;
 }
 
 cudaError_t launch_strip_blur(const CudaStage& s, int radius) {
