@@ -1,10 +1,10 @@
 // Box blur on the GPU for what no one-pass path takes (box_blur_paths.hpp):
-// the two sliding-sum passes of
-// ops/blur.hpp. Each thread of the horizontal pass owns a segment of a row,
-// each thread of the vertical pass one sample column over a band of rows; a
-// segment or band is at least as long as the window, so the O(window) start
-// of each costs at most one extra read per output. The sums between the
-// passes are 16-bit where they fit (8-bit images up to R = 128), else 32-bit.
+// the two sliding-sum passes of ops/blur.hpp. Each thread of the horizontal
+// pass owns a segment of a row, each thread of the vertical pass one sample
+// column over a band of rows; a segment or band is at least as long as the
+// window, so the O(window) start of each costs at most one extra read per
+// output. The sums between the passes are 16-bit where they fit (8-bit
+// images up to R = 128), else 32-bit.
 #include <algorithm>
 #include <cstdint>
 

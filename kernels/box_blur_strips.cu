@@ -21,9 +21,9 @@
 //
 // box_blur_wide.cu stages every row through shared memory and reads its
 // prefix sums a pixel at a time; it keeps the rows that are not whole
-// words. On the H100 at 7680x4320 RGB this takes 0.151, 0.173, 0.202 and
-// 0.213 ms at R = 9, 25, 64 and 128, where that kernel (at 7679x4320) took
-// 0.301, 0.338, 0.416 and 0.617, and 0.295 at R = 256, where two passes
+// words. On the H100 at 7680x4320 RGB this takes 0.140, 0.162, 0.183 and
+// 0.197 ms at R = 9, 25, 64 and 128, where that kernel (at 7679x4320) took
+// 0.301, 0.338, 0.416 and 0.617, and 0.288 at R = 256, where two passes
 // took 0.757.
 #include <algorithm>
 #include <cstdint>

@@ -48,9 +48,9 @@ struct Blur {
   // Past it, 8-bit images whose rows are whole 32-bit words run in one
   // pass up to kMaxStripRadius (box_blur_strips.cu), a block scanning each
   // row of its strip into prefix sums. Measured on the H100 with
-  // gpuimg_bench, RGB, R = 9 / 64 / 256: 0.15 / 0.20 / 0.30 ms at
-  // 7680x4320, 0.058 / 0.071 / 0.137 at 3840x2160 and 0.037 / 0.049 / 0.109
-  // at 1920x1080, where two passes took 0.48 / 0.60 / 0.76 (the first),
+  // gpuimg_bench, RGB, R = 9 / 64 / 256: 0.14 / 0.18 / 0.29 ms at
+  // 7680x4320, where two passes took 0.48 to 0.76; 0.058 / 0.071 / 0.137
+  // at 3840x2160 and 0.037 / 0.049 / 0.109 at 1920x1080, where they took
   // 0.147 / 0.200 / 0.338 and 0.045 / 0.066 / 0.161. Its column sums fit
   // 16 bits up to kMaxWideRadius, and it keeps them two to a register there;
   // past it, a word each.
