@@ -16,7 +16,7 @@
 // either end, so neighbouring strips overlap by 2R.
 //
 // A band's first window takes 2R + 1 rows, most of which other bands read
-// too: from kMinChunkedRadius a pass before sums the image's chunks of
+// too: from kMinChunkedRadius[C] a pass before sums the image's chunks of
 // kChunkRows rows into the stage's scratch, and a band starts from those.
 //
 // box_blur_wide.cu stages every row through shared memory and reads its
@@ -60,13 +60,16 @@ constexpr int kSmemBytes = 4 * 2 * (kBufferWords + kTotalsWords);
 // registers; eight rows where there are no chunk sums gained 1% at
 // 7680x4320 RGB, R = 9 (0.1387 against 0.1403 ms).
 constexpr int kStartAhead = 4;
-// From this radius a band's first window comes mostly from sums of chunks
-// of kChunkRows rows (at most 16 * 255 a sample: 16 bits), and bands need
-// not be long. At 7680x4320 RGB, chunk sums took the time at R = 25, 48, 64
-// and 128 from 0.176, 0.211, 0.238 and 0.325 ms to 0.191, 0.195, 0.201 and
-// 0.213 (gray: 0.073, 0.101, 0.127, 0.175 to 0.074, 0.075, 0.077, 0.090).
+// From radius kMinChunkedRadius[C] a band's first window comes mostly from
+// sums of chunks of kChunkRows rows (at most 16 * 255 a sample: 16 bits),
+// and bands need not be long. At 7680x4320 RGB, chunk sums took the time at
+// R = 25, 48, 64 and 128 from 0.176, 0.211, 0.238 and 0.325 ms to 0.191,
+// 0.195, 0.201 and 0.213 (gray: 0.073, 0.101, 0.127, 0.175 to 0.074, 0.075,
+// 0.077, 0.090). The first radius where they gain: 32 for gray (0.0711
+// against 0.0771 ms at 34), 38 for RGB (0.1814 against 0.1837) and 48 for
+// RGBA (0.2404 against 0.2318 at 42); two channels, unmeasured, between.
 constexpr int kChunkRows = 16;
-constexpr int kMinChunkedRadius = 48;
+constexpr int kMinChunkedRadius[5] = {0, 32, 36, 38, 48};
 
 struct StripGeometry {
   int width, height, radius;
@@ -360,7 +363,7 @@ cudaError_t launch_strip_blur(const CudaStage& s, int radius) {
   return with_channels(s, [&](auto c) {
     constexpr int C = decltype(c)::value;
     if (!Blur::row_sums_fit_16_bits(radius, 255)) return launch<C, true, true>(s, radius, *mean);
-    if (radius >= kMinChunkedRadius) return launch<C, true, false>(s, radius, *mean);
+    if (radius >= kMinChunkedRadius[C]) return launch<C, true, false>(s, radius, *mean);
     return launch<C, false, false>(s, radius, *mean);
   });
 }

@@ -60,12 +60,12 @@ TEST(GpuBlurWide, MatchesCpuAtStripEdges) {
 // boundary (a strip outputs all but about R of its pixels at either end,
 // its first staged pixel on a word), windows past the image on both sides,
 // heights spanning several row bands, and a band of a single row; radii on
-// both sides of the first whose bands start from chunk sums, and of the
-// first whose column sums take a word each.
+// both sides of the first whose bands start from chunk sums (32 to 48, by
+// channel count), and of the first whose column sums take a word each.
 TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 500;
-  for (int r : {9, 10, 37, 47, 48, 64, 127, 128, 129, 256})
+  for (int r : {9, 31, 32, 35, 36, 37, 38, 47, 48, 64, 128, 129, 256})
     for (int channels = 1; channels <= 4; ++channels) {
       const int unit = 4 / std::gcd(channels, 4);  // pixels to a whole number of words
       const int out = kStripBlurSamples / channels - 2 * r - (unit - 1);
