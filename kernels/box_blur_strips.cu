@@ -316,6 +316,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 }
 
 template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s, int radius, MeanDivider mean) {
+  // Refused before any CUDA call, which on a machine without a GPU would fail first.
+  if (Chunked && s.scratch == nullptr) return cudaErrorInvalidValue;
   const auto kernel = strip_blur_kernel<C, Chunked, Wide>;
   StripGeometry g{s.width, s.height, radius, s.width * C / 4, 4 / std::gcd(C, 4), 0, 0, nullptr};
   // A strip's first staged pixel may sit up to align_px - 1 before its
@@ -329,7 +331,6 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   int slots = 0;
   if (cudaError_t e = resident_blocks(kernel, kThreads, kSmemBytes, slots); e != cudaSuccess) return e;
   if (Chunked) {
-    if (s.scratch == nullptr) return cudaErrorInvalidValue;
     g.chunk_sums = static_cast<const uint2*>(s.scratch);
     const int chunks = (s.height + kChunkRows - 1) / kChunkRows;
     const long long threads = 1LL * g.row_words * chunks;
