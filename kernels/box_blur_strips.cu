@@ -85,19 +85,14 @@ template <int C> constexpr int kStripPx = kStripSamples / C;
 // The vertical window sums of a thread's kLaneSamples columns. Up to
 // R = 128, (2R + 1) * 255 < 2^16, and they go two to a word in 16-bit
 // lanes: sample 4k and 4k + 2 in pair[2k], 4k + 1 and 4k + 3 in
-// pair[2k + 1], as in byte_lanes.hpp, so that a loaded word adds in with
-// two permutes and two adds. An update is exact modulo 2^32, and both lanes
-// end it within 16 bits, so a borrow between them in passing undoes itself.
-// Past R = 128 they take a word each.
+// pair[2k + 1], so that a loaded word adds in with two permutes and two
+// adds (slide_lanes). Past R = 128 they take a word each.
 template <bool Wide> struct Columns {
   std::uint32_t pair[2 * kLaneWords] = {};
 
   __device__ __forceinline__ void slide(const std::uint32_t (&in)[kLaneWords], const std::uint32_t (&out)[kLaneWords]) {
 #pragma unroll
-    for (int k = 0; k < kLaneWords; ++k) {
-      pair[2 * k] += even_bytes(in[k]) - even_bytes(out[k]);
-      pair[2 * k + 1] += odd_bytes(in[k]) - odd_bytes(out[k]);
-    }
+    for (int k = 0; k < kLaneWords; ++k) slide_lanes(pair[2 * k], pair[2 * k + 1], in[k], out[k]);
   }
   // Adds chunk sums, paired the same way.
   __device__ __forceinline__ void add(const uint2 (&c)[kLaneWords]) {
@@ -172,8 +167,7 @@ __global__ void chunk_sums_kernel(const std::uint32_t* __restrict__ src, uint2* 
 #pragma unroll
     for (int y = 0; y < kChunkRows; ++y) {
       const std::uint32_t x = y < rows ? at[static_cast<std::size_t>(y) * row_words] : 0u;
-      even += even_bytes(x);
-      odd += odd_bytes(x);
+      slide_lanes(even, odd, x, 0);
     }
     sums[i] = make_uint2(even, odd);
   }

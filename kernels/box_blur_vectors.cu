@@ -100,10 +100,7 @@ __global__ void __launch_bounds__(32 * kWarps)
   const auto add = [&](uint4 in, uint4 out) {
     const std::uint32_t a[4] = {in.x, in.y, in.z, in.w}, b[4] = {out.x, out.y, out.z, out.w};
 #pragma unroll
-    for (int w = 0; w < 4; ++w) {
-      col[2 * w] += even_bytes(a[w]) - even_bytes(b[w]);
-      col[2 * w + 1] += odd_bytes(a[w]) - odd_bytes(b[w]);
-    }
+    for (int w = 0; w < 4; ++w) slide_lanes(col[2 * w], col[2 * w + 1], a[w], b[w]);
   };
 
   const int y0 = blockIdx.y * band, y1 = min(y0 + band, height);

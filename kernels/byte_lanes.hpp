@@ -32,6 +32,15 @@ GPUIMG_HD std::uint32_t join_bytes(std::uint32_t even, std::uint32_t odd) {
 #endif
 }
 
+// Running sums of four samples, two to a word in 16-bit lanes (even holds
+// samples 0 and 2, odd 1 and 3): adds word `in`'s samples and subtracts
+// `out`'s. Exact modulo 2^32; where every lane ends within 16 bits, a
+// borrow between lanes in passing undoes itself.
+GPUIMG_HD void slide_lanes(std::uint32_t& even, std::uint32_t& odd, std::uint32_t in, std::uint32_t out) {
+  even += even_bytes(in) - even_bytes(out);
+  odd += odd_bytes(in) - odd_bytes(out);
+}
+
 // Both lanes the same 16-bit value.
 GPUIMG_HD std::uint32_t both_lanes(std::uint32_t v) { return (v & 0xffffu) * 0x10001u; }
 

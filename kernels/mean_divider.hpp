@@ -32,7 +32,7 @@ struct MeanDivider {
                        static_cast<std::uint32_t>(k - 32)};
   }
 
-  // operator() for a divider whose shift is 0, without the shift.
+  // floor((sum + n/2) m / 2^32): the mean itself where shift is 0.
   GPUIMG_HD std::uint32_t unshifted(std::uint32_t sum) const {
 #if defined(__CUDA_ARCH__)
     return __umulhi(sum + half, magic);
@@ -41,13 +41,7 @@ struct MeanDivider {
 #endif
   }
 
-  GPUIMG_HD std::uint32_t operator()(std::uint32_t sum) const {
-#if defined(__CUDA_ARCH__)
-    return __umulhi(sum + half, magic) >> shift;
-#else
-    return static_cast<std::uint32_t>((std::uint64_t{sum + half} * magic) >> 32) >> shift;
-#endif
-  }
+  GPUIMG_HD std::uint32_t operator()(std::uint32_t sum) const { return unshifted(sum) >> shift; }
 };
 
 }  // namespace gpuimg
