@@ -23,7 +23,7 @@
 // prefix sums a pixel at a time; it keeps the rows that are not whole
 // words. On the H100 at 7680x4320 RGB this takes 0.140, 0.162, 0.183 and
 // 0.197 ms at R = 9, 25, 64 and 128, where that kernel (at 7679x4320) took
-// 0.301, 0.338, 0.416 and 0.617, and 0.288 at R = 256, where two passes
+// 0.301, 0.338, 0.416 and 0.617, and 0.270 at R = 256, where two passes
 // took 0.757.
 #include <algorithm>
 #include <cstdint>
@@ -314,11 +314,17 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   if (Chunked && s.scratch == nullptr) return cudaErrorInvalidValue;
   const auto kernel = strip_blur_kernel<C, Chunked, Wide>;
   StripGeometry g{s.width, s.height, radius, s.width * C / 4, 4 / std::gcd(C, 4), 0, 0, nullptr};
-  // A strip's first staged pixel may sit up to align_px - 1 before its
-  // first output's window.
-  const int most_out = kStripPx<C> - 2 * radius - (g.align_px - 1);
-  const int strips = (s.width + most_out - 1) / most_out;
-  g.out_px = (s.width + strips - 1) / strips;
+  // Strips output a multiple of align_px pixels each, so that every strip
+  // but the first stages from the same offset before its outputs' windows:
+  // the windows' R pixels, rounded down to a word. A strip then needs
+  // out_px + 2R + that rounding pixels at most, and no more strips are
+  // launched than that allows (at 7680 RGB pixels and R = 256, three where
+  // assuming the worst rounding took four).
+  const int rounding = (g.align_px - radius % g.align_px) % g.align_px;
+  const int most_out = (kStripPx<C> - 2 * radius - rounding) / g.align_px * g.align_px;
+  const int fewest = (s.width + most_out - 1) / most_out;
+  g.out_px = ((s.width + fewest - 1) / fewest + g.align_px - 1) / g.align_px * g.align_px;
+  const int strips = (s.width + g.out_px - 1) / g.out_px;  // the rounding up may leave one empty
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

@@ -56,22 +56,23 @@ TEST(GpuBlurWide, MatchesCpuAtStripEdges) {
     }
 }
 
-// The strip blur, for rows of whole words: widths around each strip count's
-// boundary (a strip outputs all but about R of its pixels at either end,
-// its first staged pixel on a word), windows past the image on both sides,
-// heights spanning several row bands, and a band of a single row; radii on
-// both sides of the first whose bands start from chunk sums (32 to 48, by
-// channel count), and of the first whose column sums take a word each.
+// The strip blur, for rows of whole words: widths at and past each strip
+// count's boundary (a strip outputs a whole number of words, all but about
+// R of its pixels at either end, its first staged pixel on a word), windows
+// past the image on both sides, heights spanning several row bands, and a
+// band of a single row; radii on both sides of the first whose bands start
+// from chunk sums (32 to 48, by channel count), and of the first whose
+// column sums take a word each.
 TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 500;
   for (int r : {9, 31, 32, 35, 36, 37, 38, 47, 48, 64, 128, 129, 256})
     for (int channels = 1; channels <= 4; ++channels) {
       const int unit = 4 / std::gcd(channels, 4);  // pixels to a whole number of words
-      const int out = kStripBlurSamples / channels - 2 * r - (unit - 1);
+      const int rounding = (unit - r % unit) % unit;  // pixels staged before a window, to reach a word
+      const int out = (kStripBlurSamples / channels - 2 * r - rounding) / unit * unit;
       const std::vector<std::pair<int, int>> sizes = {
-          {unit, 1}, {unit, 300}, {7 * unit, 41}, {out / unit * unit, 37}, {(out / unit + 1) * unit, 20},
-          {(2 * out / unit + 1) * unit, 17}};
+          {unit, 1}, {unit, 300}, {7 * unit, 41}, {out, 37}, {out + unit, 20}, {2 * out, 9}, {2 * out + unit, 17}};
       for (auto [w, h] : sizes) {
         SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
                      std::to_string(channels));
