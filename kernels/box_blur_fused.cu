@@ -217,9 +217,8 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   if (cudaError_t e = resident_blocks(fused_blur_kernel<T, C, R>, 32 * kWarps, kWarps * S::kWarpBytes, slots);
       e != cudaSuccess)
     return e;
-  const int wanted_bands = std::max(1, slots * kWarps / strips);
   const bool in_l2 = 2 * static_cast<long long>(s.width) * s.height * S::kPixelBytes <= l2_bytes;
-  const int band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, in_l2 ? 0 : 4 * R + 2, 16});
+  const int band_len = one_wave_band_len(s.height, slots * kWarps / strips, in_l2 ? 0 : 4 * R + 2);
   const int bands = (s.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;
   const int blocks = static_cast<int>(std::min<long long>((warps + kWarps - 1) / kWarps, 1 << 20));

@@ -26,7 +26,8 @@ constexpr int wide_strip_px(int channels) { return kWideThreads * wide_pixels_pe
 // (Blur::kMaxFusedRadius, Blur::kMaxStripRadius], where fits_strip_blur says
 // so: about half the wide blur's instructions a sample. From R = 32 to 48,
 // by channel count, it writes the sums of 16-row chunks to the stage's
-// scratch, 2 bytes a sample a chunk. A block owns a strip of kStripBlurSamples samples of each row.
+// scratch, 2 bytes a sample a chunk. A block owns a strip of
+// kStripBlurSamples samples of each row.
 constexpr int kStripBlurSamples = 256 * 36;
 bool fits_strip_blur(const CudaStage& s, int radius);
 cudaError_t launch_strip_blur(const CudaStage& s, int radius);

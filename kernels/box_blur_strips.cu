@@ -341,8 +341,7 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   }
   // One wave of blocks, each a band of rows. Without chunk sums a band is
   // at least a quarter of the window long (see box_blur_wide.cu).
-  const int wanted_bands = std::max(1, slots / strips);
-  g.band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, Chunked ? 0 : (2 * radius + 1) / 4, 16});
+  g.band_len = one_wave_band_len(s.height, slots / strips, Chunked ? 0 : (2 * radius + 1) / 4);
   const dim3 grid(strips, (s.height + g.band_len - 1) / g.band_len);
   kernel<<<grid, kThreads, kSmemBytes, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
                                                   static_cast<std::uint8_t*>(s.dst), g, mean);
@@ -358,8 +357,7 @@ bool fits_strip_blur(const CudaStage& s, int radius) {
 }
 
 cudaError_t launch_strip_blur(const CudaStage& s, int radius) {
-  const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
-  const auto mean = MeanDivider::for_mean(n, 255);
+  const auto mean = MeanDivider::for_mean(Blur::window_samples(radius), 255);
   if (!fits_strip_blur(s, radius) || !mean) return cudaErrorInvalidValue;
   return with_channels(s, [&](auto c) {
     constexpr int C = decltype(c)::value;

@@ -268,8 +268,7 @@ template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider 
   int slots = 0;
   if (cudaError_t e = resident_blocks(wide_blur_kernel<C>, kWideThreads, S::kSmemBytes, slots); e != cudaSuccess)
     return e;
-  const int wanted_bands = std::max(1, slots / g.strips);
-  g.band_len = std::max({(s.height + wanted_bands - 1) / wanted_bands, (2 * radius + 1) / 4, 16});
+  g.band_len = one_wave_band_len(s.height, slots / g.strips, (2 * radius + 1) / 4);
   g.bands = (s.height + g.band_len - 1) / g.band_len;
   wide_blur_kernel<C><<<g.strips * g.bands, kWideThreads, S::kSmemBytes, s.stream>>>(
       static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), g, mean);
@@ -279,8 +278,7 @@ template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider 
 }  // namespace
 
 cudaError_t launch_wide_blur(const CudaStage& s, int radius) {
-  const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
-  const auto mean = MeanDivider::for_mean(n, 255);
+  const auto mean = MeanDivider::for_mean(Blur::window_samples(radius), 255);
   if (s.bytes_per_sample != 1 || radius <= Blur::kMaxFusedRadius || radius > Blur::kMaxWideRadius || !mean)
     return cudaErrorInvalidValue;
   return with_channels(s, [&](auto c) { return launch<decltype(c)::value>(s, radius, *mean); });

@@ -37,6 +37,14 @@ template <class Kernel> cudaError_t resident_blocks(Kernel kernel, int threads, 
   return cudaSuccess;
 }
 
+// The band length that splits `height` rows into at most `bands` bands (at
+// least one), but no shorter than `shortest` or 16 rows: how a launch path
+// makes one wave of bands, each long enough that its start pays off.
+inline int one_wave_band_len(int height, int bands, int shortest) {
+  bands = std::max(bands, 1);
+  return std::max({(height + bands - 1) / bands, shortest, 16});
+}
+
 // Calls f(std::integral_constant<int, C>{}) for the stage's channel count C,
 // 1 to 4, so that a launch path can make C a template parameter.
 template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {

