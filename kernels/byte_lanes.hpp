@@ -32,6 +32,25 @@ GPUIMG_HD std::uint32_t join_bytes(std::uint32_t even, std::uint32_t odd) {
 #endif
 }
 
+// The low 16 bits of a and of b, in that order: two table entries' low
+// fields as lanes.
+GPUIMG_HD std::uint32_t low_halves(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(a, b, 0x5410);
+#else
+  return (a & 0xffffu) | b << 16;
+#endif
+}
+
+// The high 16 bits of a and of b, in that order.
+GPUIMG_HD std::uint32_t high_halves(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(a, b, 0x7632);
+#else
+  return a >> 16 | (b & 0xffff0000u);
+#endif
+}
+
 // Running sums of four samples, two to a word in 16-bit lanes (even holds
 // samples 0 and 2, odd 1 and 3): adds word `in`'s samples and subtracts
 // `out`'s. Exact modulo 2^32; where every lane ends within 16 bits, a

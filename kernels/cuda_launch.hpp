@@ -4,7 +4,9 @@
 // failure into a DeviceError naming the stage.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -19,6 +21,7 @@ struct CudaStage {
   int bytes_per_sample;  // 1 or 2
   void* scratch;         // at least the largest scratch_bytes() of the pipeline
   cudaStream_t stream;
+  const std::uint32_t* word_table;  // word_table() of the stage's record, on the device; null where that is empty
 };
 
 // The most blocks a grid may have along y.
@@ -62,7 +65,7 @@ template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
 // the word rows (dispatch_words.cu) where fits_word_rows says so.
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
-cudaError_t launch_word_rows(const CudaStage& s, const OpRecord* device_ops, int stage);
+cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 
 // Ops of Kind::custom: one overload each, found by its tag.
 cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p);
@@ -82,6 +85,29 @@ inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage&
       result = launch_custom(tag, s, rec.get<Op>());
   });
   return result;
+}
+
+// The entries of the table the word rows kernel reads for record `rec`
+// (see ByteWords in op_spec.hpp): 0 where it reads none.
+inline int word_table_size(const OpRecord& rec) {
+  int size = 0;
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (has_word_table<Op>)
+      if (Op::uses_word_table(rec.get<Op>())) size = Op::word_table_size;
+  });
+  return size;
+}
+
+// That table: host work, done once per pipeline.
+inline std::vector<std::uint32_t> word_table(const OpRecord& rec) {
+  std::vector<std::uint32_t> table(word_table_size(rec));
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (has_word_table<Op>)
+      for (std::size_t i = 0; i < table.size(); ++i) table[i] = Op::word_table_entry(rec.get<Op>(), static_cast<int>(i));
+  });
+  return table;
 }
 
 // The scratch the custom ops of `ops` need at once, for one image shape.

@@ -215,7 +215,7 @@ template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, i
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
   const bool aligned = (reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst)) % 16 == 0;
   if (rec.halo < 0 || rec.halo > kMaxStencilHalo || !aligned) return cudaErrorInvalidValue;
-  if (fits_word_rows(s, rec)) return launch_word_rows(s, device_ops, stage);
+  if (fits_word_rows(s, rec)) return launch_word_rows(s, rec, device_ops, stage);
   return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, device_ops, stage, rec.halo)
                                  : launch<std::uint16_t>(s, device_ops, stage, rec.halo);
 }

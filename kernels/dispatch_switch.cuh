@@ -51,21 +51,25 @@ __host__ __device__ __forceinline__ bool packs_bytes(const OpRecord& rec) {
 }
 
 template <class Op, class Words>
-__device__ __forceinline__ std::uint32_t op_apply_bytes(const Words& in, const OpRecord& rec) {
+__device__ __forceinline__ std::uint32_t op_apply_bytes(const Words& in, const OpRecord& rec,
+                                                        const std::uint32_t* table) {
   if constexpr (has_byte_words<Op>) {
-    return Op::apply_bytes(in, rec.get<Op>());
+    return Op::apply_bytes(in, rec.get<Op>(), table);
   } else {
     __trap();  // only called where packs_bytes holds
     return 0;
   }
 }
 
-// Runs record `rec` on four 8-bit samples, where packs_bytes(rec) holds.
-template <class Words> __device__ __forceinline__ std::uint32_t dispatch_bytes(const Words& in, const OpRecord& rec) {
+// Runs record `rec` on four 8-bit samples, where packs_bytes(rec) holds,
+// with its word table where it uses one (see ByteWords in op_spec.hpp).
+template <class Words>
+__device__ __forceinline__ std::uint32_t dispatch_bytes(const Words& in, const OpRecord& rec,
+                                                        const std::uint32_t* table) {
   switch (rec.id) {
 #define GPUIMG_BYTES_CASE(Op) \
   case OpId::Op:              \
-    return op_apply_bytes<Op>(in, rec);
+    return op_apply_bytes<Op>(in, rec, table);
     GPUIMG_OPS(GPUIMG_BYTES_CASE)
 #undef GPUIMG_BYTES_CASE
   }

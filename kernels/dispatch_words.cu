@@ -1,7 +1,8 @@
 // The dispatch kernel's path for 8-bit images whose rows are whole 32-bit
 // words (width * channels a multiple of 4), for ops of halo 1 that work on
 // four samples at once (ByteWords in op_spec.hpp) with the stage's
-// parameters.
+// parameters, and with its word table where it has one: each block copies
+// the table into shared memory first.
 //
 // Each thread owns one word column and walks down a band of rows, keeping
 // the words of the rows above, at and below the output row in registers; a
@@ -51,7 +52,12 @@ template <int C> struct RowsView {
 template <int C>
 __global__ void __launch_bounds__(32 * kWarps)
     word_rows_kernel(const std::uint32_t* __restrict__ src, std::uint32_t* __restrict__ dst, int words, int height,
-                     int band, const OpRecord* __restrict__ ops, int stage) {
+                     int band, const OpRecord* __restrict__ ops, int stage, const std::uint32_t* __restrict__ table,
+                     int table_size) {
+  // The stage's word table, if it has one, copied before any warp leaves.
+  extern __shared__ std::uint32_t shared_table[];
+  for (int i = threadIdx.x; i < table_size; i += blockDim.x) shared_table[i] = table[i];
+  if (table_size > 0) __syncthreads();
   const int lane = threadIdx.x % 32;
   const int first = (blockIdx.x * kWarps + threadIdx.x / 32) * 32;  // the warp's first word
   if (first >= words) return;                                      // the whole warp
@@ -109,7 +115,7 @@ __global__ void __launch_bounds__(32 * kWarps)
       rows[0] = rows[1];
       rows[1] = rows[2];
       rows[2] = lift(centre[i], side[i]);
-      const std::uint32_t out = dispatch_bytes(RowsView<C>{rows}, rec);
+      const std::uint32_t out = dispatch_bytes(RowsView<C>{rows}, rec, shared_table);
       if (inside) dst[(y + i) * words + k] = out;
     }
   };
@@ -132,19 +138,22 @@ bool fits_word_rows(const CudaStage& s, const OpRecord& rec) {
          static_cast<long long>(s.width) * s.height * s.channels / 4 < (1LL << 31) && packs_bytes(rec);
 }
 
-cudaError_t launch_word_rows(const CudaStage& s, const OpRecord* device_ops, int stage) {
+cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
+  const int table_size = word_table_size(rec);
+  if (table_size > 0 && s.word_table == nullptr) return cudaErrorInvalidValue;
+  const std::size_t smem = sizeof(std::uint32_t) * table_size;
   return with_channels(s, [&](auto c) {
     const auto kernel = word_rows_kernel<decltype(c)::value>;
     int slots = 0;
-    if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
+    if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, smem, slots); e != cudaSuccess) return e;
     const int words = s.width * s.channels / 4;
     const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
     const int bands = std::max(1, kWaves * slots / across);
     const int band = std::max({(s.height + bands - 1) / bands, kMinBand, (s.height + kMaxGridY - 1) / kMaxGridY});
     const dim3 grid(across, (s.height + band - 1) / band);
-    kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
-                                              static_cast<std::uint32_t*>(s.dst), words, s.height, band, device_ops,
-                                              stage);
+    kernel<<<grid, 32 * kWarps, smem, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
+                                                 static_cast<std::uint32_t*>(s.dst), words, s.height, band, device_ops,
+                                                 stage, s.word_table, table_size);
     return cudaGetLastError();
   });
 }

@@ -21,19 +21,23 @@ namespace gpuimg {
 // that sample in full, and MayMiss says whether any entry is, so that tables
 // without one cost no check per sample. The CPU backend fills the table once
 // per stage and uses it for 8-bit images; the tests check it against the
-// plain apply() exhaustively. The GPU's dispatch kernel computes instead:
+// plain apply() exhaustively. The GPU's shared-memory tile computes instead:
 // with the table in shared memory it was slower there (sharpen at 7680x4320
 // RGB: 0.31 to 0.35 ms against 0.21, from bank conflicts on the table and
-// the registers it took).
+// the registers it took); its word rows have a table of their own (below).
 //
 // ByteWords (optional, stencil ops, the GPU's 8-bit path): an op that can
 // work on four 8-bit samples at once for some parameters declares
-// packs_bytes(params) and apply_bytes(words, params), which returns the
-// results of four consecutive samples of a row packed in a word, reading
-// words.word(dx, dy): the four samples dx pixels right and dy rows down.
-// The GPU runs it for 8-bit images whose rows are whole words, for ops of
-// halo 1 (dispatch_words.cu); the GPU tests hold it to the CPU backend's
-// bytes, and an op's own tests to its apply().
+// packs_bytes(params) and apply_bytes(words, params, table), which returns
+// the results of four consecutive samples of a row packed in a word,
+// reading words.word(dx, dy): the four samples dx pixels right and dy rows
+// down. Where uses_word_table(params) holds, apply_bytes also reads
+// `table`, word_table_size entries of word_table_entry(params, i): filled
+// on the host once per pipeline (word_table() in cuda_launch.hpp), copied
+// into shared memory by each block; elsewhere `table` may be null. The GPU
+// runs it for 8-bit images whose rows are whole words, for ops of halo 1
+// (dispatch_words.cu); the GPU tests hold it to the CPU backend's bytes,
+// and an op's own tests to its apply().
 enum class ParamType { integer, real };
 
 struct ParamSpec {
@@ -77,5 +81,9 @@ template <class Op>
 struct HasByteWords<Op, std::void_t<decltype(Op::packs_bytes(std::declval<const typename Op::Params&>()))>>
     : std::true_type {};
 template <class Op> constexpr bool has_byte_words = HasByteWords<Op>::value;
+
+template <class Op, class = void> struct HasWordTable : std::false_type {};
+template <class Op> struct HasWordTable<Op, std::void_t<decltype(Op::word_table_size)>> : std::true_type {};
+template <class Op> constexpr bool has_word_table = HasWordTable<Op>::value;
 
 }  // namespace gpuimg

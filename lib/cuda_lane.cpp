@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -49,7 +50,8 @@ struct CudaLane::State {
   bool staging_on;
   Stream stream;
   Event done{cudaEventBlockingSync | cudaEventDisableTiming};
-  DeviceBuffer ping, pong, scratch, ops;
+  DeviceBuffer ping, pong, scratch, ops;  // ops: the records, then the stages' word tables
+  std::vector<const std::uint32_t*> word_tables;  // per stage, in ops; null where it has none
   PinnedBuffer staging;
 };
 
@@ -57,10 +59,22 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
   select_device(device);
   state_ = std::make_unique<State>(pipeline, staging);
   State& s = *state_;
-  const std::size_t op_bytes = sizeof(OpRecord) * pipeline.size();
-  s.ops.reserve(op_bytes, "the pipeline");
-  if (op_bytes != 0) {
-    check_cuda(cudaMemcpyAsync(s.ops.get(), s.pipeline.data(), op_bytes, cudaMemcpyHostToDevice, s.stream.get()),
+  std::vector<unsigned char> bytes(sizeof(OpRecord) * pipeline.size());
+  if (!bytes.empty()) std::memcpy(bytes.data(), pipeline.data(), bytes.size());
+  std::vector<std::size_t> table_at(pipeline.size(), 0);
+  for (std::size_t i = 0; i < pipeline.size(); ++i) {
+    const std::vector<std::uint32_t> table = word_table(pipeline[i]);
+    if (table.empty()) continue;
+    table_at[i] = bytes.size();
+    const auto* from = reinterpret_cast<const unsigned char*>(table.data());
+    bytes.insert(bytes.end(), from, from + sizeof(std::uint32_t) * table.size());
+  }
+  s.ops.reserve(bytes.size(), "the pipeline");
+  for (std::size_t at : table_at)
+    s.word_tables.push_back(at == 0 ? nullptr
+                                    : reinterpret_cast<const std::uint32_t*>(static_cast<unsigned char*>(s.ops.get()) + at));
+  if (!bytes.empty()) {
+    check_cuda(cudaMemcpyAsync(s.ops.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice, s.stream.get()),
                "uploading the pipeline");
     check_cuda(cudaStreamSynchronize(s.stream.get()), "uploading the pipeline");
   }
@@ -99,7 +113,7 @@ void CudaLane::run(Image& img, RunTimes* times) {
   void* dst = s.pong.get();
   for (int i = 0; i < stages; ++i) {
     const CudaStage stage{src, dst, img.width, img.height, img.channels, bytes_per_sample(img.depth),
-                          s.scratch.get(), stream};
+                          s.scratch.get(), stream, s.word_tables[i]};
     check_cuda(launch_stage(s.pipeline[i], i, stage, static_cast<const OpRecord*>(s.ops.get())),
                "launching stage " + std::to_string(i + 1) + " (" + describe(s.pipeline[i]) + ")");
     std::swap(src, dst);

@@ -31,7 +31,7 @@ void expect_launch_matches_cpu(Launcher launch, const Image& in, int radius) {
   DeviceBuffer src(bytes, "the input"), dst(bytes, "the output");
   DeviceBuffer scratch(Blur::scratch_bytes({radius}, in.width, in.height, in.channels), "the scratch");
   ASSERT_EQ(cudaMemcpy(src.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, scratch.get(), nullptr};
+  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, scratch.get(), nullptr, nullptr};
   ASSERT_EQ(launch(stage, radius), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.get(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(same_samples(cpu, gpu)) << "blur kernel vs CPU backend";
@@ -82,7 +82,7 @@ TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
 }
 
 TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
-  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr};
+  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr, nullptr};
   CudaStage rgb16 = rgb8, odd_row = rgb8;
   rgb16.bytes_per_sample = 2;
   odd_row.width = 63;
@@ -95,7 +95,7 @@ TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
 }
 
 TEST(GpuBlurWide, RefusesWhatItDoesNotTake) {
-  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr};
+  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr, nullptr};
   CudaStage rgb16 = rgb8;
   rgb16.bytes_per_sample = 2;
   EXPECT_EQ(launch_wide_blur(rgb8, Blur::kMaxFusedRadius), cudaErrorInvalidValue);

@@ -106,14 +106,15 @@ TEST(GpuBackend, TallImageBeyondTheGridLimit) {
   expect_backends_agree(random_image(4, 600000, 1, Depth::U8, 6), {parse_stage("sharpen", {"1"})});
 }
 
-// 8-bit images whose rows are whole words, at strengths of the form a / 2^s,
-// run through the word rows kernel (dispatch_words.cu): row lengths around a
-// warp's 32 words and a block's 256, with the image's edges inside and at
-// the ends of warps; heights around its row bands of 8 to 64.
+// 8-bit images whose rows are whole words run through the word rows kernel
+// (dispatch_words.cu), by arithmetic at strengths of the form a / 2^s and
+// through the word table at others: row lengths around a warp's 32 words
+// and a block's 256, with the image's edges inside and at the ends of warps;
+// heights around its row bands of 8 to 64.
 TEST(GpuBackend, SharpenWordRows) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 70;
-  for (const char* f : {"1", "2.5"})
+  for (const char* f : {"1", "2.5", "0.7"})
     for (int channels = 1; channels <= 4; ++channels)
       for (int words : {1, 3, 31, 32, 33, 96, 255, 256, 257, 768, 771})
         for (int height : {1, 2, 9, 70, 300}) {

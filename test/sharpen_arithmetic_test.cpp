@@ -122,47 +122,79 @@ struct PlusWords {
   }
 };
 
-// The four-samples-at-once form against the pinned formula for every
-// (centre, neighbour sum) pair, at every strength a / 2^s it accepts. Each
-// word carries four different pairs, so a lane that carried into or borrowed
-// from its neighbour would show.
+// Four words of (centre, neighbour sum) pairs at a time, through
+// apply_bytes, against the pinned formula. Each word carries four different
+// pairs, so a lane that carried into or borrowed from its neighbour, or
+// read another lane's table entry, would show.
+void expect_words_pinned(double f) {
+  static const std::vector<std::pair<int, int>> pairs = [] {
+    std::vector<std::pair<int, int>> all;  // (centre, sum of the four neighbours)
+    for (int c = 0; c <= 255; ++c)
+      for (int sum = 0; sum <= 1020; ++sum) all.push_back({c, sum});
+    return all;
+  }();
+  const Sharpen::Params p = Sharpen::make(&f);
+  std::vector<std::uint32_t> table(Sharpen::word_table_size);
+  if (Sharpen::uses_word_table(p))
+    for (int i = 0; i < Sharpen::word_table_size; ++i) table[i] = Sharpen::word_table_entry(p, i);
+  for (std::size_t k = 0; k < pairs.size(); k += 4) {
+    PlusWords w{};
+    for (int j = 0; j < 4; ++j) {
+      const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
+      const int q = sum / 4, r = sum % 4;  // the sum split over four samples
+      w.centre |= std::uint32_t(c) << 8 * j;
+      w.north |= std::uint32_t(q + (r > 0)) << 8 * j;
+      w.south |= std::uint32_t(q + (r > 1)) << 8 * j;
+      w.west |= std::uint32_t(q + (r > 2)) << 8 * j;
+      w.east |= std::uint32_t(q) << 8 * j;
+    }
+    const std::uint32_t got = Sharpen::apply_bytes(w, p, table.data());
+    for (int j = 0; j < 4; ++j) {
+      const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
+      ASSERT_EQ(int(got >> 8 * j & 0xff), pinned(c, 4 * c - sum, f))
+          << "F=" << f << " centre " << c << " sum " << sum;
+    }
+  }
+}
+
+// Strengths a / 2^s, which the lanes compute without a table.
 TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
-  std::vector<std::pair<int, int>> pairs;  // (centre, sum of the four neighbours)
-  for (int c = 0; c <= 255; ++c)
-    for (int sum = 0; sum <= 1020; ++sum) pairs.push_back({c, sum});
   int strengths = 0;
   for (int s = 0; s <= 8; ++s)
     for (int a = 0; a <= 64; ++a) {
       const double f = std::ldexp(a, -s);
-      const Sharpen::Params p = Sharpen::make(&f);
-      if (!Sharpen::packs_bytes(p)) continue;
+      if (Sharpen::uses_word_table(Sharpen::make(&f))) continue;
       ++strengths;
-      for (std::size_t k = 0; k < pairs.size(); k += 4) {
-        PlusWords w{};
-        for (int j = 0; j < 4; ++j) {
-          const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
-          const int q = sum / 4, r = sum % 4;  // the sum split over four samples
-          w.centre |= std::uint32_t(c) << 8 * j;
-          w.north |= std::uint32_t(q + (r > 0)) << 8 * j;
-          w.south |= std::uint32_t(q + (r > 1)) << 8 * j;
-          w.west |= std::uint32_t(q + (r > 2)) << 8 * j;
-          w.east |= std::uint32_t(q) << 8 * j;
-        }
-        const std::uint32_t got = Sharpen::apply_bytes(w, p);
-        for (int j = 0; j < 4; ++j) {
-          const auto [c, sum] = pairs[(k + j * 65537) % pairs.size()];
-          ASSERT_EQ(int(got >> 8 * j & 0xff), pinned(c, 4 * c - sum, f))
-              << "F=" << f << " centre " << c << " sum " << sum;
-        }
-      }
+      expect_words_pinned(f);
+      if (HasFatalFailure()) return;
     }
   EXPECT_GT(strengths, 100);
-  // The lanes take the common whole and halved strengths, and refuse those
-  // they cannot hold exactly.
+  // The lanes take the common whole and halved strengths, and leave to the
+  // table those they cannot hold exactly.
   for (double f : {0.0, 0.25, 0.5, 1.0, 1.5, 2.5, 15.0})
-    EXPECT_TRUE(Sharpen::packs_bytes(Sharpen::make(&f))) << f;
+    EXPECT_FALSE(Sharpen::uses_word_table(Sharpen::make(&f))) << f;
   for (double f : {16.0, 0.3, 0.7, 1000.0, 1.0 / 128, std::nextafter(1.0, 2.0)})
-    EXPECT_FALSE(Sharpen::packs_bytes(Sharpen::make(&f))) << f;
+    EXPECT_TRUE(Sharpen::uses_word_table(Sharpen::make(&f))) << f;
+}
+
+// Every other strength reads the word table, whose entries near the ties
+// step up for some centres and not others: strengths near the ties, random
+// ones, and large ones whose products saturate.
+TEST(SharpenArithmetic, WordTableMatchesTheFormulaForEveryPair) {
+  std::vector<double> strengths = {0.1, 0.3, 0.7, 1.1, 2.3, 0.35, 1.0 / 3, 1.0 / 7, 1000, 999.99, 16, 1e-12};
+  std::mt19937_64 rng(20261123);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < 60; ++i) strengths.push_back(unit(rng) * (i % 3 == 0 ? 1000 : 4));
+  for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
+  std::size_t tie_entries = 0;
+  for (const double f : strengths) {
+    const Sharpen::Params p = Sharpen::make(&f);
+    ASSERT_TRUE(Sharpen::uses_word_table(p)) << f;
+    for (int i = 0; i < Sharpen::table_size; ++i) tie_entries += Sharpen::table_entry(p, i) == kUntabulated;
+    expect_words_pinned(f);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(tie_entries, 100u);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -83,20 +84,46 @@ struct Sharpen {
     }
   }
 
-  // ByteWords (see op_spec.hpp): four 8-bit samples at once, when F =
-  // a / 2^k. Then F * L and c + F * L are exact in doubles, and the pinned
-  // result is floor(((2^k + 4a) c - a (n + s + e + w) + 2^k / 2) / 2^k),
+  // ByteWords (see op_spec.hpp): four 8-bit samples at once, at any F.
+  // Where F = a / 2^k, F * L and c + F * L are exact in doubles, and the
+  // pinned result is floor(((2^k + 4a) c - a (n + s + e + w) + 2^k / 2) / 2^k),
   // clamped: integers. Each of the two 16-bit lanes adds a bias B >= 1020a,
   // a multiple of 2^k, so that it stays non-negative (and below 2^15, which
-  // dyadic_form() checks), and the final add-and-clamp takes B / 2^k off again.
-  GPUIMG_HD static bool packs_bytes(const Params& p) { return p.dyadic.fits; }
+  // dyadic_form() checks), and the final add-and-clamp takes B / 2^k off
+  // again. Any other F reads the word table.
+  GPUIMG_HD static bool packs_bytes(const Params&) { return true; }
+  static bool uses_word_table(const Params& p) { return !p.dyadic.fits; }
 
-  template <class Words> GPUIMG_HD static std::uint32_t apply_bytes(const Words& in, const Params& p) {
+  // Entry L + 1020 of the word table gives the result at Laplacian L for
+  // every centre c: clamp(c + k + (c >= c1)), with k + 256 in bits 0-8 and c1
+  // in bits 16-24. c1 is 256, no step, but at the entries table_entry()
+  // leaves kUntabulated. There F * L is a double p within 2^-32 below a
+  // half-integer t, and c + p rounds up onto c + t where the doubles around
+  // c + t are coarse enough: t - p is a multiple of p's ulp, so c + t must
+  // be positive and, as c grows, at least one binade above |t|. Bit 15
+  // marks those entries, so that words without them skip the step.
+  static constexpr int word_table_size = table_size;
+  static std::uint32_t word_table_entry(const Params& p, int index) {
+    const std::int32_t k = table_entry(p, index);
+    if (k != kUntabulated) return word_entry(k, 256);
+    const double product = mul_rn(p.amount, exact_double(index - 1020));
+    const double tie = std::floor(product) + 0.5;
+    const int below = static_cast<int>(std::max(-256.0, std::min(255.0, tie - 0.5)));  // saturates as k does
+    int c1 = 0;
+    while (c1 <= 255 && add_rn(c1, product) < c1 + tie) ++c1;  // c + tie is exact
+    if (c1 == 0) return word_entry(std::min(below + 1, 255), 256);
+    return c1 == 256 ? word_entry(below, 256) : word_entry(below, c1) | kStepMark;
+  }
+
+  template <class Words>
+  GPUIMG_HD static std::uint32_t apply_bytes(const Words& in, const Params& p, const std::uint32_t* table) {
     const std::uint32_t c = in.word(0, 0), n = in.word(0, -1), s = in.word(0, 1), w = in.word(-1, 0),
                         e = in.word(1, 0);
-    const std::uint32_t even = lanes(even_bytes(c), even_bytes(n) + even_bytes(s) + even_bytes(w) + even_bytes(e), p);
-    const std::uint32_t odd = lanes(odd_bytes(c), odd_bytes(n) + odd_bytes(s) + odd_bytes(w) + odd_bytes(e), p);
-    return join_bytes(even, odd);
+    const std::uint32_t even_c = even_bytes(c), odd_c = odd_bytes(c);
+    const std::uint32_t even_n = even_bytes(n) + even_bytes(s) + even_bytes(w) + even_bytes(e);
+    const std::uint32_t odd_n = odd_bytes(n) + odd_bytes(s) + odd_bytes(w) + odd_bytes(e);
+    if (p.dyadic.fits) return join_bytes(lanes(even_c, even_n, p), lanes(odd_c, odd_n, p));
+    return join_bytes(looked_up(even_c, even_n, table), looked_up(odd_c, odd_n, table));
   }
 
   // The lane form of F, if F = a / 2^k with k <= 15 and a lane's largest
@@ -121,6 +148,27 @@ struct Sharpen {
                             both_lanes((d.bias << d.shift) + (1 << d.shift >> 1)) - neighbours * d.a;
     return add_clamp_lanes(t >> d.shift & both_lanes(0xffffu >> d.shift), both_lanes(0x10000u - d.bias),
                            both_lanes(255));
+  }
+
+  static constexpr std::uint32_t kStepMark = 0x8000;
+  static std::uint32_t word_entry(int k, int c1) {
+    return static_cast<std::uint32_t>(k + 256) | static_cast<std::uint32_t>(c1) << 16;
+  }
+
+  // The same from the word table: lane by lane, the index L + 1020 =
+  // 4c + 1020 - neighbours (0..2040), the entry's k + 256 and, where marked,
+  // its step, then c - 256 added and clamped.
+  GPUIMG_HD static std::uint32_t looked_up(std::uint32_t centre, std::uint32_t neighbours,
+                                           const std::uint32_t* table) {
+    const std::uint32_t index = centre * 4 + both_lanes(1020) - neighbours;
+    const std::uint32_t lo = table[index & 0xffffu], hi = table[index >> 16];
+    std::uint32_t k = low_halves(lo, hi);
+    if (k & both_lanes(kStepMark)) {
+      // Bit 15 of a lane 0x8000 + c - c1 (c1 <= 256) is c >= c1.
+      const std::uint32_t steps = ((centre | both_lanes(0x8000)) - high_halves(lo, hi)) >> 15 & both_lanes(1);
+      k = (k & ~both_lanes(kStepMark)) + steps;
+    }
+    return add_clamp_lanes(centre | both_lanes(0xff00), k, both_lanes(255));
   }
 
   template <class View> GPUIMG_HD static int laplacian(const View& in, int x, int y, int c) {

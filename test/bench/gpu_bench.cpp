@@ -138,10 +138,10 @@ class Frames {
   Frames& operator=(const Frames&) = delete;
 
   std::size_t bytes() const { return bytes_; }
-  // Run i's input and output.
-  CudaStage stage(int i) const {
+  // Run i's input and output, for a stage with this word table.
+  CudaStage stage(int i, const std::uint32_t* word_table = nullptr) const {
     return CudaStage{src_[i % sets_], dst_[i % sets_], sh_.width, sh_.height, sh_.channels, sh_.bytes_per_sample,
-                     scratch_, s_};
+                     scratch_, s_, word_table};
   }
   void copy(int i) const {
     check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");
@@ -270,6 +270,8 @@ int bench(int most) {
   Timer timer(s);
   OpRecord* d_op = nullptr;
   check(cudaMalloc(&d_op, sizeof(OpRecord)), "cudaMalloc");
+  std::uint32_t* d_table = nullptr;
+  check(cudaMalloc(&d_table, sizeof(std::uint32_t) * Sharpen::word_table_size), "cudaMalloc");
 #if GPUIMG_BENCH_NPP
   NppRows npp(s);
 #endif
@@ -283,8 +285,12 @@ int bench(int most) {
 #endif
     for (const OpRecord& rec : records) {
       check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
-      const double ms =
-          timer.median_ms(most, [&](int i) { check(launch_stage(rec, 0, f.stage(i), d_op), "gpuimg launch"); });
+      const std::vector<std::uint32_t> table = word_table(rec);
+      check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
+            "upload word table");
+      const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
+      const double ms = timer.median_ms(
+          most, [&](int i) { check(launch_stage(rec, 0, f.stage(i, stage_table), d_op), "gpuimg launch"); });
       row(label(rec), size, sh.name, "gpuimg", f.bytes(), format_ms(ms), "");
 #if GPUIMG_BENCH_NPP
       npp.measure(timer, most, rec, sh, f);
@@ -292,6 +298,7 @@ int bench(int most) {
     }
   }
   check(cudaFree(d_op), "cudaFree");
+  check(cudaFree(d_table), "cudaFree");
   check(cudaDeviceSynchronize(), "final sync");
   return 0;
 }
