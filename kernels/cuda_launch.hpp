@@ -105,7 +105,8 @@ inline std::vector<std::uint32_t> word_table(const OpRecord& rec) {
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;
     if constexpr (has_word_table<Op>)
-      for (std::size_t i = 0; i < table.size(); ++i) table[i] = Op::word_table_entry(rec.get<Op>(), static_cast<int>(i));
+      for (std::size_t i = 0; i < table.size(); ++i)
+        table[i] = Op::word_table_entry(rec.get<Op>(), static_cast<int>(i));
   });
   return table;
 }

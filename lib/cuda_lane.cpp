@@ -70,9 +70,9 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
     bytes.insert(bytes.end(), from, from + sizeof(std::uint32_t) * table.size());
   }
   s.ops.reserve(bytes.size(), "the pipeline");
+  const auto* base = static_cast<const unsigned char*>(s.ops.get());
   for (std::size_t at : table_at)
-    s.word_tables.push_back(at == 0 ? nullptr
-                                    : reinterpret_cast<const std::uint32_t*>(static_cast<unsigned char*>(s.ops.get()) + at));
+    s.word_tables.push_back(at == 0 ? nullptr : reinterpret_cast<const std::uint32_t*>(base + at));
   if (!bytes.empty()) {
     check_cuda(cudaMemcpyAsync(s.ops.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice, s.stream.get()),
                "uploading the pipeline");

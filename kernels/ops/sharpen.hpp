@@ -96,7 +96,7 @@ struct Sharpen {
 
   // Entry L + 1020 of the word table gives the result at Laplacian L for
   // every centre c: clamp(c + k + (c >= c1)), with k + 256 in bits 0-8 and c1
-  // in bits 16-24. c1 is 256, no step, but at the entries table_entry()
+  // in bits 16-24. c1 is 256 (no step) but at the entries that table_entry()
   // leaves kUntabulated. There F * L is a double p within 2^-32 below a
   // half-integer t, and c + p rounds up onto c + t where the doubles around
   // c + t are coarse enough: t - p is a multiple of p's ulp, so c + t must
