@@ -89,14 +89,22 @@ TEST(GpuBackend, SharpenEveryCentreAndLaplacianAt8Bit) {
   expect_every_pair_pinned([](Image& img, const Pipeline& p) { run_cuda(img, p); });
 }
 
+// `strengths`, then `randoms` random ones (every third up to 1000, the
+// others up to 4), then the doubles just above 1/3, 1/5, ... 1/39, whose
+// products land near the ties.
+std::vector<double> with_random_and_near_ties(std::vector<double> strengths, std::uint64_t seed, int randoms) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < randoms; ++i) strengths.push_back(unit(rng) * (i % 3 == 0 ? 1000 : 4));
+  for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
+  return strengths;
+}
+
 // The 8-bit table against the pinned formula, pair by pair: strengths near
 // the ties, random ones, and large ones whose products saturate.
 TEST(SharpenArithmetic, ByteTableMatchesTheFormulaForEveryPair) {
-  std::vector<double> strengths = {0.1, 0.3, 0.7, 2.5, 1.0 / 3, 1.0 / 7, 0.5, 1, 1000, 999.99, 0.0, 1e-12};
-  std::mt19937_64 rng(20261122);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int i = 0; i < 150; ++i) strengths.push_back(unit(rng) * (i % 3 == 0 ? 1000 : 4));
-  for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
+  const std::vector<double> strengths = with_random_and_near_ties(
+      {0.1, 0.3, 0.7, 2.5, 1.0 / 3, 1.0 / 7, 0.5, 1, 1000, 999.99, 0.0, 1e-12}, 20261122, 150);
   std::size_t full_formula_entries = 0;
   for (const double f : strengths) {
     const Sharpen::Params p = Sharpen::make(&f);
@@ -181,11 +189,8 @@ TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
 // step up for some centres and not others: strengths near the ties, random
 // ones, and large ones whose products saturate.
 TEST(SharpenArithmetic, WordTableMatchesTheFormulaForEveryPair) {
-  std::vector<double> strengths = {0.1, 0.3, 0.7, 1.1, 2.3, 0.35, 1.0 / 3, 1.0 / 7, 1000, 999.99, 16, 1e-12};
-  std::mt19937_64 rng(20261123);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int i = 0; i < 60; ++i) strengths.push_back(unit(rng) * (i % 3 == 0 ? 1000 : 4));
-  for (int den = 3; den < 40; den += 2) strengths.push_back(std::nextafter(1.0 / den, 1.0));
+  const std::vector<double> strengths = with_random_and_near_ties(
+      {0.1, 0.3, 0.7, 1.1, 2.3, 0.35, 1.0 / 3, 1.0 / 7, 1000, 999.99, 16, 1e-12}, 20261123, 60);
   std::size_t tie_entries = 0;
   for (const double f : strengths) {
     const Sharpen::Params p = Sharpen::make(&f);
