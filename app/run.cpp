@@ -9,7 +9,6 @@
 
 #include "device_choice.hpp"
 #include "error.hpp"
-#include "probe.hpp"
 #include "report_errors.hpp"
 
 namespace gpuimg {
@@ -49,20 +48,20 @@ int execute(const Command& cmd) {
   };
   if (cmd.device != DeviceChoice::automatic) select_beside_decoding();
   const auto decode_start = Clock::now();
-  const std::vector<std::uint8_t> file = read_image_bytes(cmd.input, cmd.read);
+  const InputFile input = read_input(cmd.input, cmd.read);
 
   // auto first weighs the pipeline's CPU time, from the header's dimensions,
   // against CUDA's start-up and exit (device_choice.hpp): below them the CPU
   // runs it, and CUDA is never initialised.
   AutoDevice choice{true, ""};
   if (cmd.device == DeviceChoice::automatic) {
-    choice = choose_auto_device(cmd.pipeline, probe_image(file), static_cast<int>(std::thread::hardware_concurrency()));
+    choice = choose_auto_device(cmd.pipeline, input.shape, static_cast<int>(std::thread::hardware_concurrency()));
     if (choice.start_cuda)
       select_beside_decoding();
     else
       device_ms = ms_since(start);
   }
-  Image img = decode_image_bytes(cmd.input, file, cmd.read);
+  Image img = decode_input(input, cmd.read);
   const double decode_ms = ms_since(decode_start);
   BackendSelection where{Backend::cpu, choice.reason};
   if (selection.valid()) {

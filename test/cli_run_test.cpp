@@ -323,8 +323,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"truncated_jpeg", "input.jpg", make_truncated_jpeg, {}, {"truncated", "JPEG"}},
                     BadInput{"damaged_jpeg", "input.jpg", make_damaged_jpeg, {}, {"corrupt JPEG (libjpeg: ", "extraneous"}},
                     BadInput{"huge_header", "input.png", make_huge, {}, {"100000x100000", "--max-pixels"}},
-                    BadInput{"endless_device", "input.png", make_dev_zero, {"--max-pixels", "1000"},
-                             {"input goes on past 67116864 bytes", "--max-pixels 1000"}},
+                    BadInput{"endless_device", "input.png", make_dev_zero, {}, {"not a recognised image format"}},
                     BadInput{"over_max_pixels", "input.png", make_scene, {"--max-pixels", "63999"},
                              {"320x200", "--max-pixels"}}),
     [](const testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });

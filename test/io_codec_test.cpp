@@ -223,7 +223,7 @@ TEST(StbOnlyFormats, GifFirstFrameThroughItsPalette) {
       'G', 'I', 'F', '8', '9', 'a', 2, 0, 1, 0, 0x80, 0, 0,  // 2x1, global palette of 2
       10, 20, 30, 200, 100, 50,                              // the palette
       0x2c, 0, 0, 0, 0, 2, 0, 1, 0, 0,                       // image descriptor
-      2, 3, 0x44, 0x0a, 0, 0x3b};                            // LZW: clear, 0, 1, end; trailer
+      2, 2, 0x44, 0x0a, 0, 0x3b};                            // LZW: clear, 0, 1, end; trailer
   std::ofstream(dir.file("a.gif"), std::ios::binary).write(reinterpret_cast<const char*>(gif.data()), gif.size());
   const Image img = read_image(dir.file("a.gif"));
   ASSERT_EQ(img.width, 2);

@@ -1,5 +1,6 @@
 // Every way reading or writing can fail: the exact one-line message, nothing
 // printed to the terminal, and no damage to files already there.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -181,7 +182,19 @@ TEST(ReadErrors, TruncatedPng) {
   for (std::size_t cut : {std::size_t{20}, std::size_t{31}, idat, idat + 30, iend, png.size() - 1}) {
     SCOPED_TRACE("cut at " + std::to_string(cut) + " of " + std::to_string(png.size()));
     save(dir.file("cut.png"), Bytes(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(cut)));
-    EXPECT_EQ(read_error(dir.file("cut.png")), dir.file("cut.png") + ": truncated PNG");
+    // Shorter than the signature, IHDR and the least deflate can make of
+    // 33 * 17 * 3 bytes (1032:1): refused from IHDR, before libpng runs.
+    // Past that, the chunk cut short is named.
+    const std::string least = " (a 33x17 image needs at least 34 bytes; the file has " + std::to_string(cut) + ")";
+    const std::string message = read_error(dir.file("cut.png"));
+    if (cut < 26) {
+      EXPECT_EQ(message, dir.file("cut.png") + ": truncated PNG (chunk 'IHDR' at byte 8 claims 13 bytes; " +
+                             std::to_string(cut - 16) + " follow)");
+    } else if (cut < 34) {
+      EXPECT_EQ(message, dir.file("cut.png") + ": truncated PNG" + least);
+    } else {
+      EXPECT_THAT(message, testing::StartsWith(dir.file("cut.png") + ": truncated PNG ("));
+    }
   }
   save(dir.file("cut.png"), Bytes(png.begin(), png.begin() + 5));  // not even the signature
   EXPECT_EQ(read_error(dir.file("cut.png")), dir.file("cut.png") + ": not a recognised image format");
@@ -336,37 +349,76 @@ TEST(ReadErrors, JpegWithHeightFromDnlIsRefused) {
 }
 
 // max_pixels * 8 bytes (16-bit RGBA) + 64 MiB: no image within the
-// pixel limit needs more, and no input is read past it.
+// pixel limit needs more, and no input is read past it. Once a header has
+// given the size, 24 bytes a pixel + 64 MiB.
 constexpr std::uint64_t kSlack = std::uint64_t{64} << 20;
 
+// A classic TIFF whose first IFD lies at 128 KiB, past the 64 KiB read
+// before the rest: nothing gives its size until all of it is read.
+Bytes tiff_with_a_far_ifd() { return {'I', 'I', 42, 0, 0x00, 0x00, 0x02, 0x00}; }
+
+#if GPUIMG_WITH_OPENCV
+const char* const kNoTiffSize = ": corrupt or truncated TIFF (no image size in its header)";
+#else
+const char* const kNoTiffSize = ": TIFF needs a build with OpenCV";
+#endif
+
 // Sparse files: their size is metadata, no disk is used.
-TEST(ReadErrors, RegularFileLargerThanAnyImageIsRefusedFromItsSize) {
+TEST(ReadErrors, RegularFileLargerThanItsHeaderAllowsIsRefusedUnread) {
   TempDir dir;
   save(dir.file("big.png"), png_header(10, 10));
-  fs::resize_file(dir.file("big.png"), 1000 * 8 + kSlack + 1);
+  fs::resize_file(dir.file("big.png"), 10 * 10 * 24 + kSlack + 1);
   EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
-            dir.file("big.png") + ": file is 67116865 bytes, more than any image within --max-pixels 1000 can take "
-                                  "(67116864 bytes)");
+            dir.file("big.png") + ": file is 67111265 bytes, more than a 10x10 PNG can take (67111264 bytes)");
   // One byte less is read, and then decoded: zeros follow the header.
-  fs::resize_file(dir.file("big.png"), 1000 * 8 + kSlack);
+  fs::resize_file(dir.file("big.png"), 10 * 10 * 24 + kSlack);
   EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
             dir.file("big.png") + ": corrupt PNG ([00][00][00][00]: invalid chunk type)");
+}
+
+TEST(ReadErrors, RegularFileLargerThanAnyImageIsRefusedFromItsSize) {
+  TempDir dir;
+  save(dir.file("big.tif"), tiff_with_a_far_ifd());
+  fs::resize_file(dir.file("big.tif"), 1000 * 8 + kSlack + 1);
+  EXPECT_EQ(read_error(dir.file("big.tif"), ReadOptions{1000}),
+            dir.file("big.tif") + ": file is 67116865 bytes, more than any image within --max-pixels 1000 can take "
+                                  "(67116864 bytes)");
+  // One byte less is read; its IFD, all zeros, names no size.
+  fs::resize_file(dir.file("big.tif"), 1000 * 8 + kSlack);
+  EXPECT_EQ(read_error(dir.file("big.tif"), ReadOptions{1000}), dir.file("big.tif") + kNoTiffSize);
 
   // With the default limit: 2^28 pixels * 8 bytes + 64 MiB.
-  fs::resize_file(dir.file("big.png"), std::uint64_t{3} << 30);
+  fs::resize_file(dir.file("big.tif"), std::uint64_t{3} << 30);
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(read_error(dir.file("big.png")),
-            dir.file("big.png") + ": file is 3221225472 bytes, more than any image within --max-pixels 268435456 can "
+  EXPECT_EQ(read_error(dir.file("big.tif")),
+            dir.file("big.tif") + ": file is 3221225472 bytes, more than any image within --max-pixels 268435456 can "
                                   "take (2214592512 bytes)");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }
 
-// An endless pipe (as /dev/zero is) is read up to the limit, then refused,
-// rather than until memory runs out.
-TEST(ReadErrors, EndlessPipeIsCutOffAtTheLimit) {
+// An endless stream (as /dev/zero is) of no known format is refused from
+// its first bytes, not read up to any limit.
+TEST(ReadErrors, EndlessStreamOfNoKnownFormatIsRefusedAtOnce) {
   TempDir dir;
-  const std::uint64_t limit = 1000 * 8 + kSlack;
-  const test::FifoFeeder feeder(dir.file("pipe"), Bytes(1 << 16, 0), limit + (std::uint64_t{4} << 20));
+  const test::FifoFeeder feeder(dir.file("pipe"), Bytes(1 << 16, 0), std::uint64_t{1} << 40);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_error(dir.file("pipe")), dir.file("pipe") + ": not a recognised image format");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
+// One of a known format is read no further than its header's size allows.
+TEST(ReadErrors, EndlessStreamIsCutOffAtItsHeaderSize) {
+  TempDir dir;
+  const test::FifoFeeder feeder(dir.file("pipe"), png_header(10, 10), Bytes(1 << 16, 0), std::uint64_t{1} << 40);
+  EXPECT_EQ(read_error(dir.file("pipe")),
+            dir.file("pipe") + ": input goes on past 67111264 bytes, more than a 10x10 PNG can take");
+}
+
+// And with no size in its first bytes, no further than any image within
+// the limit could be.
+TEST(ReadErrors, EndlessStreamWithNoSizeAtItsStartIsCutOffAtTheLimit) {
+  TempDir dir;
+  const test::FifoFeeder feeder(dir.file("pipe"), tiff_with_a_far_ifd(), Bytes(1 << 16, 0), std::uint64_t{1} << 40);
   EXPECT_EQ(read_error(dir.file("pipe"), ReadOptions{1000}),
             dir.file("pipe") + ": input goes on past 67116864 bytes, more than any image within --max-pixels 1000 can take");
 }

@@ -43,7 +43,7 @@ std::vector<Written> written_files(const TempDir& dir) {
         const std::string name = ext + "_" + describe(channels, depth);
         const std::string path = dir.file(std::to_string(out.size()) + "." + ext);
         write_image(path, test::random_image(37, 23, channels, depth, 5), {});
-        const Bytes file = read_image_bytes(path);
+        const Bytes file = read_input(path).bytes;
         out.push_back({name, file, decode_image_bytes(path, file)});
       }
   return out;
@@ -80,7 +80,7 @@ TEST(ProbeImage, EveryPngInDataMatchesItsDecodedLayout) {
   for (const fs::directory_entry& e : fs::directory_iterator(GPUIMG_DATA_DIR)) {
     if (e.path().extension() != ".png") continue;
     SCOPED_TRACE(e.path().filename().string());
-    const Bytes file = read_image_bytes(e.path().string());
+    const Bytes file = read_input(e.path().string()).bytes;
     expect_exact(probe_image(file), decode_image_bytes(e.path().string(), file));
     ++checked;
   }
@@ -91,7 +91,7 @@ TEST(ProbeImage, EveryPngInDataMatchesItsDecodedLayout) {
 // cut before them, the probe assumes it does.
 TEST(ProbeImage, PngCutBeforeItsFirstDataAssumesAlpha) {
   const std::string path = std::string(GPUIMG_DATA_DIR) + "/tiny.png";
-  const Bytes file = read_image_bytes(path);
+  const Bytes file = read_input(path).bytes;
   const Image img = decode_image_bytes(path, file);
   ASSERT_EQ(img.channels, 3);
   const Bytes header(file.begin(), file.begin() + 33);  // signature and IHDR
@@ -196,7 +196,7 @@ TEST(ProbeImage, GifAndPsdGiveWhatStbDecodes) {
 TEST(ProbeImage, JpegWithItsHeightLeftForLaterGivesNothing) {
   TempDir dir;
   write_image(dir.file("a.jpg"), test::random_image(16, 9, 3, Depth::U8, 3), {});
-  Bytes file = read_image_bytes(dir.file("a.jpg"));
+  Bytes file = read_input(dir.file("a.jpg")).bytes;
   ASSERT_TRUE(probe_image(file).has_value());
   const std::size_t at = jpeg_frame_at(file) + 5;  // marker, length, precision, then the height
   ASSERT_GT(at, 5u);

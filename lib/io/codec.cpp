@@ -1,5 +1,6 @@
-// Routing between files and the codec libraries: read the bytes, recognise
-// the format from them, enforce the pixel limit from the header, decode; or
+// Routing between files and the codec libraries: recognise the format from
+// the first bytes, read its header once, enforce the pixel limit from it,
+// read the rest within the bound the header sets, decode, check again; or
 // pick the format from the extension, convert what it cannot hold, encode,
 // write atomically.
 #include "codec.hpp"
@@ -35,49 +36,43 @@ const OutputFormat& output_format_or_throw(const std::string& path) {
   throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
 }
 
+// OpenCV decodes with its own limit (2^30 pixels) and no way to pass ours,
+// so its formats are decoded only once their header has given the size
+// OpenCV will read; with none, they are refused unread.
+bool checks_size_itself(Format format) {
 #if GPUIMG_WITH_OPENCV
-// Where the header gave no size (a TIFF whose first IFD lacks the size
-// tags), OpenCV's own limit (2^30 pixels, it throws beyond) bounds the
-// allocation and ours is enforced after decoding.
-Image decode_with_opencv_limited(const Bytes& file, Format format, bool size_checked, std::uint64_t max_pixels) {
-  Image img = decode_with_opencv(file, format);
-  if (!size_checked) check_pixel_limit({std::uint64_t(img.width), std::uint64_t(img.height)}, max_pixels);
-  return img;
-}
+  return format != Format::bmp && format != Format::pnm && format != Format::tiff && format != Format::webp;
+#else
+  return true;
 #endif
+}
 
-Image decode(const Bytes& file, std::uint64_t max_pixels) {
-  const std::optional<Format> format = sniff_format(file);
-  if (!format) throw CodecFailure("not a recognised image format");
-  std::optional<Dims> dims = header_dims(*format, file);
-  if (*format == Format::jpeg) {
-    const JpegLayout jpeg = inspect_jpeg(file);
-    if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
-    if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
-    dims = jpeg.dims;
-  }
-  if (dims) check_pixel_limit(*dims, max_pixels);
-
-  switch (*format) {
+Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
+  switch (format) {
     case Format::png: return decode_png(file, max_pixels);
-    case Format::jpeg: return decode_jpeg(file, max_pixels);
+    case Format::jpeg: {
+      const JpegLayout jpeg = inspect_jpeg(file);
+      if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
+      if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
+      return decode_jpeg(file, max_pixels);
+    }
     case Format::tga:
     case Format::psd:
-    case Format::gif: return decode_with_stb(file, *format, max_pixels);
+    case Format::gif: return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_OPENCV
     case Format::bmp:
     case Format::pnm:
     case Format::tiff:
-    case Format::webp: return decode_with_opencv_limited(file, *format, dims.has_value(), max_pixels);
+    case Format::webp: return decode_with_opencv(file, format);
 #else
     case Format::bmp:
-    case Format::pnm: return decode_with_stb(file, *format, max_pixels);
+    case Format::pnm: return decode_with_stb(file, format, max_pixels);
     case Format::tiff:
-    case Format::webp: throw CodecFailure(std::string(format_name(*format)) + " needs a build with OpenCV");
+    case Format::webp: throw CodecFailure(std::string(format_name(format)) + " needs a build with OpenCV");
 #endif
-    case Format::radiance_hdr: throw CodecFailure("Radiance HDR holds floating-point pixels, which gpuimg does not handle");
+    case Format::radiance_hdr: break;
   }
-  throw CodecFailure("not a recognised image format");  // unreachable: every Format is handled above
+  throw CodecFailure("Radiance HDR holds floating-point pixels, which gpuimg does not handle");
 }
 
 PngSettings png_settings(int level) {
@@ -106,10 +101,11 @@ std::string check_image(const Image& img) {
 
 // No image within the pixel limit is larger than 8 bytes a pixel (16-bit
 // RGBA, uncompressed) plus its metadata, for which 64 MiB is generous; so
-// no input is read past that, and `gpuimg /dev/zero` fails in a moment
-// instead of reading until memory runs out.
+// no input is read past that, and a stream whose first bytes gave no size
+// still ends in bounded memory.
+constexpr std::uint64_t kMetadataSlack = std::uint64_t{64} << 20;
+
 std::uint64_t max_input_bytes(std::uint64_t max_pixels) {
-  constexpr std::uint64_t kMetadataSlack = std::uint64_t{64} << 20;
   std::uint64_t bytes = 0;
   if (__builtin_mul_overflow(max_pixels, std::uint64_t{8}, &bytes) ||
       __builtin_add_overflow(bytes, kMetadataSlack, &bytes)) {
@@ -117,6 +113,24 @@ std::uint64_t max_input_bytes(std::uint64_t max_pixels) {
   }
   return bytes;
 }
+
+// The most a file of a given size can hold: 24 bytes a pixel covers the
+// widest encoding of any format read (ASCII PNM, up to 3 samples of
+// "65535 "), and the same slack for metadata.
+std::uint64_t max_file_bytes(const ImageShape& shape) {
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(shape.width, shape.height, &bytes) || __builtin_mul_overflow(bytes, std::uint64_t{24}, &bytes) ||
+      __builtin_add_overflow(bytes, kMetadataSlack, &bytes)) {
+    return UINT64_MAX;
+  }
+  return bytes;
+}
+
+// Enough for every header the probe reads (a TIFF whose first IFD lies
+// further on is probed again once the file is read).
+constexpr std::size_t kFirstRead = std::size_t{64} << 10;
+
+std::string size_text(const ImageShape& s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 
 }  // namespace
 
@@ -129,27 +143,70 @@ void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
                      " pixels), over the limit of " + std::to_string(max_pixels) + " set by --max-pixels");
 }
 
-Image read_image(const std::string& path, const ReadOptions& opts) {
-  return decode_image_bytes(path, read_image_bytes(path, opts), opts);
+InputFile read_input(const std::string& path, const ReadOptions& opts) {
+  InputReader reader(path, max_input_bytes(opts.max_pixels),
+                     "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
+  Bytes bytes;
+  reader.read_up_to(bytes, kFirstRead);
+  if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");
+  const std::optional<Format> format = sniff_format(bytes);
+  if (!format) throw InputError(path, "not a recognised image format");
+  if (const std::optional<ImageShape> shape = probe_image(*format, bytes)) {
+    try {
+      check_pixel_limit({shape->width, shape->height}, opts.max_pixels);
+    } catch (const CodecFailure& e) {
+      throw InputError(path, e.what());
+    }
+    reader.lower_limit(max_file_bytes(*shape),
+                       std::string("more than a ") + size_text(*shape) + " " + format_name(*format) + " can take");
+  }
+  reader.read_rest(bytes);
+  return inspect_input(path, std::move(bytes), opts);
 }
 
-Bytes read_image_bytes(const std::string& path, const ReadOptions& opts) {
-  return read_file(path, max_input_bytes(opts.max_pixels),
-                   "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
-}
-
-Image decode_image_bytes(const std::string& path, const Bytes& file, const ReadOptions& opts) {
+InputFile inspect_input(const std::string& path, Bytes bytes, const ReadOptions& opts) {
+  if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");
+  const std::optional<Format> format = sniff_format(bytes);
+  if (!format) throw InputError(path, "not a recognised image format");
+  InputFile input{path, std::move(bytes), *format, std::nullopt};
+  input.shape = probe_image(input.format, input.bytes);
   try {
-    Image img = decode(file, opts.max_pixels);
+    if (input.shape) {
+      check_pixel_limit({input.shape->width, input.shape->height}, opts.max_pixels);
+      if (input.bytes.size() < input.shape->min_bytes) {
+        throw CodecFailure(std::string("truncated ") + format_name(input.format) + " (a " + size_text(*input.shape) +
+                           " image needs at least " + std::to_string(input.shape->min_bytes) + " bytes; the file has " +
+                           std::to_string(input.bytes.size()) + ")");
+      }
+    } else if (!checks_size_itself(input.format)) {
+      throw CodecFailure(std::string("corrupt or truncated ") + format_name(input.format) + " (no image size in its header)");
+    }
+  } catch (const CodecFailure& e) {
+    throw InputError(path, e.what());
+  }
+  return input;
+}
+
+Image decode_input(const InputFile& input, const ReadOptions& opts) {
+  try {
+    Image img = decode(input.bytes, input.format, opts.max_pixels);
+    // Whatever the header said: no decoder's output is trusted to match it.
+    check_pixel_limit({std::uint64_t(img.width), std::uint64_t(img.height)}, opts.max_pixels);
     // Some decoders accept a zero width or height and return an empty
     // image; nothing downstream should have to handle one.
     if (img.pixel_count() == 0) throw CodecFailure("image has no pixels (width or height 0)");
     return img;
   } catch (const CodecFailure& e) {
-    throw InputError(path, e.what());
+    throw InputError(input.path, e.what());
   } catch (const std::bad_alloc&) {
-    throw InputError(path, "out of memory while decoding");
+    throw InputError(input.path, "out of memory while decoding");
   }
+}
+
+Image read_image(const std::string& path, const ReadOptions& opts) { return decode_input(read_input(path, opts), opts); }
+
+Image decode_image_bytes(const std::string& path, Bytes bytes, const ReadOptions& opts) {
+  return decode_input(inspect_input(path, std::move(bytes), opts), opts);
 }
 
 void write_image(const std::string& path, const Image& img, const WriteOptions& opts) {

@@ -2,10 +2,12 @@
 // Reading and writing image files. The format of an output follows its
 // extension; inputs are recognised by their content, not their name.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "image.hpp"
+#include "probe.hpp"
 
 namespace gpuimg {
 
@@ -24,16 +26,36 @@ struct WriteOptions {
   static constexpr int kPngRunLength = -1;
 };
 
-// Throws InputError naming `path` and the problem (missing, a directory,
-// empty, not an image, truncated, corrupt, over max_pixels, ...).
+// An input read once: its bytes, its format (recognised from its first
+// bytes, before the rest was read) and what its header says the decoder
+// will give, read by the decoder's own rules (probe.hpp). That one shape
+// feeds the pixel limit, the bound on how much is read, --device auto and
+// the decoder.
+struct InputFile {
+  std::string path;
+  std::vector<std::uint8_t> bytes;
+  Format format;
+  std::optional<ImageShape> shape;  // nullopt only where the decoder checks the size itself first
+};
+
+// Reads `path`: refuses an unknown format from its first 64 KiB, an image
+// over max_pixels from its header, and any input longer than an image of
+// its header's size could be (or, with no size in the part read first,
+// than any image within max_pixels). Throws InputError naming the path.
+InputFile read_input(const std::string& path, const ReadOptions& opts = {});
+
+// The same checks on bytes already in memory.
+InputFile inspect_input(const std::string& path, std::vector<std::uint8_t> bytes, const ReadOptions& opts = {});
+
+// Decodes, checking the decoded size against max_pixels whatever the
+// header said. Throws InputError naming the path (truncated, corrupt, ...).
+Image decode_input(const InputFile& input, const ReadOptions& opts = {});
+
+// read_input then decode_input.
 Image read_image(const std::string& path, const ReadOptions& opts = {});
 
-// read_image in two steps, for a caller that looks at the bytes in between
-// (probe_image) without reading the file twice: the file's bytes, bounded as
-// read_image bounds them; then the image they hold. Both throw InputError
-// naming `path`, as read_image does.
-std::vector<std::uint8_t> read_image_bytes(const std::string& path, const ReadOptions& opts = {});
-Image decode_image_bytes(const std::string& path, const std::vector<std::uint8_t>& file, const ReadOptions& opts = {});
+// inspect_input then decode_input, for bytes already in memory.
+Image decode_image_bytes(const std::string& path, std::vector<std::uint8_t> bytes, const ReadOptions& opts = {});
 
 // Encodes to a temporary file beside `path` and renames it into place only
 // after a complete encode, so a failure leaves no partial file and never

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <utility>
 
 #include "error.hpp"
 
@@ -78,43 +79,78 @@ std::string errno_text(int err) {
   return s;
 }
 
-std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_bytes, const std::string& why_limited) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) throw InputError(path, open_problem(errno));
+InputReader::InputReader(const std::string& path, std::uint64_t max_bytes, std::string why)
+    : path_(path), max_bytes_(max_bytes), why_(std::move(why)) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw InputError(path, open_problem(errno));
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
+  if (::fstat(fd_, &st) != 0) {
     const int err = errno;
+    ::close(fd_);
     throw InputError(path, "cannot read: " + errno_text(err));
   }
-  if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
-  const bool regular = S_ISREG(st.st_mode);
-  if (regular && static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-    throw InputError(path, "file is " + std::to_string(st.st_size) + " bytes, " + why_limited + " (" +
-                               std::to_string(max_bytes) + " bytes)");
+  regular_ = S_ISREG(st.st_mode);
+  size_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
+  try {
+    if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
+    check_size();
+  } catch (...) {
+    ::close(fd_);
+    throw;
   }
+}
+
+InputReader::~InputReader() { ::close(fd_); }
+
+void InputReader::check_size() const {
+  if (regular_ && size_ > max_bytes_) {
+    throw InputError(path_, "file is " + std::to_string(size_) + " bytes, " + why_ + " (" + std::to_string(max_bytes_) +
+                                " bytes)");
+  }
+}
+
+void InputReader::lower_limit(std::uint64_t max_bytes, std::string why) {
+  if (max_bytes >= max_bytes_) return;
+  max_bytes_ = max_bytes;
+  why_ = std::move(why);
+  check_size();
+}
+
+void InputReader::read_up_to(std::vector<std::uint8_t>& bytes, std::size_t want) {
+  while (!ended_ && bytes.size() < want) {
+    const std::size_t used = bytes.size();
+    bytes.resize(want);
+    const ssize_t got = ::read(fd_, bytes.data() + used, want - used);
+    const int err = errno;
+    bytes.resize(used + static_cast<std::size_t>(std::max<ssize_t>(got, 0)));
+    if (got < 0 && err == EINTR) continue;
+    if (got < 0) throw InputError(path_, "cannot read: " + errno_text(err));
+    ended_ = got == 0;
+  }
+}
+
+void InputReader::read_rest(std::vector<std::uint8_t>& bytes) {
   // Reads stop one byte past the limit: getting that byte means the input
-  // is over it. One byte over the size, so a regular file ends in a single
-  // short read; pipes, devices and /proc files (size 0) grow the buffer as
-  // they go.
-  const std::size_t stop = max_bytes >= SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_bytes) + 1;
-  std::vector<std::uint8_t> bytes(std::min<std::size_t>(regular ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 16, stop));
-  std::size_t used = 0;
-  for (;;) {
-    if (used == bytes.size()) {
-      if (used == stop) throw InputError(path, "input goes on past " + std::to_string(max_bytes) + " bytes, " + why_limited);
-      bytes.resize(bytes.size() > stop / 2 ? stop : bytes.size() * 2);
+  // is over it. A regular file is asked for one byte over its size, so it
+  // ends in a single short read; pipes, devices and /proc files (size 0)
+  // grow the buffer as they go.
+  const std::size_t stop = max_bytes_ >= SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_bytes_) + 1;
+  if (regular_) bytes.reserve(std::min<std::size_t>(static_cast<std::size_t>(size_) + 1, stop));
+  while (!ended_) {
+    if (bytes.size() >= stop) {
+      throw InputError(path_, "input goes on past " + std::to_string(max_bytes_) + " bytes, " + why_);
     }
-    const ssize_t got = ::read(fd.get(), bytes.data() + used, bytes.size() - used);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      const int err = errno;
-      throw InputError(path, "cannot read: " + errno_text(err));
-    }
-    if (got == 0) break;
-    used += static_cast<std::size_t>(got);
+    const std::size_t step = regular_ ? std::max<std::size_t>(bytes.capacity() - bytes.size(), 1)
+                                      : std::max<std::size_t>(bytes.size(), std::size_t{1} << 16);
+    read_up_to(bytes, std::min(stop, bytes.size() + step));
   }
-  if (used == 0) throw InputError(path, "empty file (0 bytes)");
-  bytes.resize(used);
+}
+
+std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_bytes, const std::string& why_limited) {
+  InputReader reader(path, max_bytes, why_limited);
+  std::vector<std::uint8_t> bytes;
+  reader.read_rest(bytes);
+  if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");
   return bytes;
 }
 

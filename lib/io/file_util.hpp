@@ -7,12 +7,44 @@
 
 namespace gpuimg {
 
-// The whole file, or InputError: "no such file", "is a directory",
-// "permission denied", "empty file (0 bytes)", ... Inputs longer than
-// max_bytes are refused: a regular file from its size, before reading; a
-// pipe, device or /proc file once it runs past the limit ("input goes on
-// past N bytes", so /dev/zero fails fast instead of filling memory). Both
-// messages end with `why_limited`, which says where the limit comes from.
+// An input read in steps, so that its first bytes can be looked at before
+// the rest is buffered: a stream of an unknown format is refused at once,
+// and one whose header gives its size is read no further than that size
+// allows. Errors are InputError naming the path: "no such file", "is a
+// directory", "permission denied", "cannot read: ...". Inputs longer than
+// the limit are refused: a regular file from its size, before reading; a
+// pipe, device or /proc file once it runs past it ("input goes on past N
+// bytes", so /dev/zero fails fast instead of filling memory). Both messages
+// end with the limit's `why`.
+class InputReader {
+ public:
+  InputReader(const std::string& path, std::uint64_t max_bytes, std::string why);
+  InputReader(const InputReader&) = delete;
+  InputReader& operator=(const InputReader&) = delete;
+  ~InputReader();
+
+  // Appends to `bytes` until it holds `want` bytes or the input ends.
+  void read_up_to(std::vector<std::uint8_t>& bytes, std::size_t want);
+  // Lowers the limit (a higher one is ignored), refusing a regular file
+  // already known to be longer.
+  void lower_limit(std::uint64_t max_bytes, std::string why);
+  // Appends the rest of the input to `bytes`; refuses it past the limit.
+  void read_rest(std::vector<std::uint8_t>& bytes);
+
+ private:
+  void check_size() const;
+
+  std::string path_;
+  int fd_ = -1;
+  bool regular_ = false;
+  std::uint64_t size_ = 0;  // regular files only
+  std::uint64_t max_bytes_;
+  std::string why_;
+  bool ended_ = false;
+};
+
+// The whole file through an InputReader, or InputError; an empty file is
+// refused too ("empty file (0 bytes)").
 std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_bytes, const std::string& why_limited);
 
 // Writes `bytes` to a temporary file in path's directory and renames it over

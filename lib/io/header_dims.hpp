@@ -54,22 +54,26 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
   return Dims{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height < 0 ? -height : height)};
 }
 
-// "P6 # comment\n 640 480 ..." : the two numbers after the magic.
+// "P6 # comment\n 640 480 ..." : the two numbers after the magic, read as
+// OpenCV's PxM decoder (the one that decodes PNM where OpenCV is built in)
+// reads them: whitespace and '#' comments before a number are skipped, and
+// the byte after its last digit is consumed whatever it is, so in
+// "4000#4000" the '#' starts no comment and the height is 4000.
 inline std::optional<Dims> pnm_dims(const Bytes& b) {
   std::size_t pos = 2;
   auto next_number = [&]() -> std::optional<std::uint64_t> {
     while (pos < b.size() && (b[pos] == '#' || b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) {
       if (b[pos] == '#') {
         while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
-      } else {
-        ++pos;
       }
+      ++pos;
     }
     const std::size_t start = pos;
     std::uint64_t v = 0;
     constexpr std::uint64_t saturated = std::uint64_t{1} << 40;  // over any pixel limit, far from overflow
     for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) v = v >= saturated ? saturated : v * 10 + (b[pos] - '0');
     if (pos == start) return std::nullopt;
+    ++pos;  // the terminator
     return v;
   };
   const auto width = next_number();
@@ -78,27 +82,62 @@ inline std::optional<Dims> pnm_dims(const Bytes& b) {
   return Dims{*width, *height};
 }
 
+// A TIFF size tag's value as libtiff reads it (TIFFReadDirEntryLong): one
+// value of any integer type, signed ones not negative, none past 2^32 - 1;
+// nullopt where libtiff would refuse the directory. A value too wide for the
+// entry's own field lies at the offset that field holds.
+inline std::optional<std::uint64_t> tiff_size_value(const Bytes& b, std::uint64_t entry, bool big_endian, bool bigtiff) {
+  const std::uint64_t type = read_uint(b, entry + 2, 2, big_endian);
+  const std::uint64_t count = bigtiff ? read_uint(b, entry + 4, 8, big_endian) : read_uint(b, entry + 4, 4, big_endian);
+  int len = 0;
+  bool is_signed = false;
+  switch (type) {
+    case 1: len = 1; break;                      // BYTE
+    case 6: len = 1; is_signed = true; break;    // SBYTE
+    case 3: len = 2; break;                      // SHORT
+    case 8: len = 2; is_signed = true; break;    // SSHORT
+    case 4: len = 4; break;                      // LONG
+    case 9: len = 4; is_signed = true; break;    // SLONG
+    case 16: len = 8; break;                     // LONG8
+    case 17: len = 8; is_signed = true; break;   // SLONG8
+    default: return std::nullopt;
+  }
+  if (count != 1) return std::nullopt;
+  const int field_len = bigtiff ? 8 : 4;
+  std::uint64_t at = entry + (bigtiff ? 12 : 8);
+  if (len > field_len) at = read_uint(b, at, field_len, big_endian);
+  if (!has(b, at, len)) return std::nullopt;
+  const std::uint64_t raw = read_uint(b, at, len, big_endian);
+  if (is_signed && raw >> (8 * len - 1) & 1) return std::nullopt;  // negative
+  if (raw > 0xffffffffu) return std::nullopt;
+  return raw;
+}
+
 // ImageWidth (256) and ImageLength (257) from the first IFD, classic TIFF
-// (12-byte entries, 32-bit offsets) and BigTIFF (20-byte entries, 64-bit).
+// (12-byte entries, 32-bit offsets) and BigTIFF (20-byte entries, 64-bit),
+// as libtiff (behind OpenCV) takes them: the first entry of each tag counts
+// and later ones are ignored; a first entry libtiff refuses gives nullopt.
 inline std::optional<Dims> tiff_dims(const Bytes& b) {
   if (!has(b, 0, 16)) return std::nullopt;
   const bool big_endian = b[0] == 'M';
   const bool bigtiff = read_uint(b, 2, 2, big_endian) == 43;
-  const int count_len = bigtiff ? 8 : 2, entry_len = bigtiff ? 20 : 12, value_at = bigtiff ? 12 : 8;
+  const int count_len = bigtiff ? 8 : 2, entry_len = bigtiff ? 20 : 12;
   const std::uint64_t ifd = bigtiff ? read_uint(b, 8, 8, big_endian) : read_uint(b, 4, 4, big_endian);
   if (!has(b, ifd, count_len)) return std::nullopt;
   const std::uint64_t entries = read_uint(b, ifd, count_len, big_endian);
-  std::uint64_t dim[2] = {0, 0};
-  for (std::uint64_t i = 0; i < entries; ++i) {
+  std::optional<std::uint64_t> dim[2];
+  bool seen[2] = {false, false};
+  for (std::uint64_t i = 0; i < entries && !(seen[0] && seen[1]); ++i) {
     const std::uint64_t entry = ifd + count_len + i * entry_len;
     if (!has(b, entry, entry_len)) return std::nullopt;
     const std::uint64_t tag = read_uint(b, entry, 2, big_endian);
-    const std::uint64_t type = read_uint(b, entry + 2, 2, big_endian);
-    const int len = type == 3 ? 2 : type == 4 ? 4 : type == 16 ? 8 : 0;  // SHORT, LONG, LONG8
-    if ((tag == 256 || tag == 257) && len > 0) dim[tag - 256] = read_uint(b, entry + value_at, len, big_endian);
+    if (tag != 256 && tag != 257) continue;
+    if (seen[tag - 256]) continue;
+    seen[tag - 256] = true;
+    dim[tag - 256] = tiff_size_value(b, entry, big_endian, bigtiff);
   }
-  if (dim[0] == 0 || dim[1] == 0) return std::nullopt;
-  return Dims{dim[0], dim[1]};
+  if (!dim[0] || !dim[1] || *dim[0] == 0 || *dim[1] == 0) return std::nullopt;
+  return Dims{*dim[0], *dim[1]};
 }
 
 // The first chunk after "RIFF....WEBP" is VP8 (lossy), VP8L (lossless) or
@@ -123,6 +162,7 @@ struct JpegLayout {
   enum class Status { complete, truncated, malformed } status;
   std::optional<Dims> dims;  // from the SOF segment; absent when its height is 0 (set later by DNL)
   int components = 0;        // from the SOF segment: 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK
+  bool arithmetic = false;   // SOF9 to SOF15: arithmetic coding, which has no least bits a block
   std::string problem;       // for malformed
 };
 
@@ -135,14 +175,14 @@ struct JpegLayout {
 // entropy-coded data only decoding can find (jpeg_codec.cpp).
 inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
   using Status = JpegLayout::Status;
-  JpegLayout out{Status::truncated, std::nullopt, 0, ""};
+  JpegLayout out{Status::truncated, std::nullopt, 0, false, ""};
   auto malformed = [&](std::string problem) {
     out.status = Status::malformed;
     out.problem = std::move(problem);
     return out;
   };
   const std::size_t n = b.size();
-  bool scanned = false;
+  bool scanned = false, sof_seen = false;
   std::size_t pos = 2;
   for (;;) {
     if (pos >= n) return out;
@@ -163,10 +203,14 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (len < 2) return malformed("segment length below 2, at byte " + std::to_string(pos));
     if (!detail::has(b, pos, len)) return out;
     const bool sof = marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
-    if (sof && len >= 7) {
+    // libjpeg sizes the image from the first SOF (a second is an error,
+    // found after the image is allocated when it follows a scan).
+    if (sof && !sof_seen && len >= 7) {
+      sof_seen = true;
       const Dims d{detail::read_uint(b, pos + 5, 2, true), detail::read_uint(b, pos + 3, 2, true)};
       if (d.height != 0) out.dims = d;
       if (len >= 8) out.components = b[pos + 7];
+      out.arithmetic = marker >= 0xc9;
     }
     pos += len;
     if (marker != 0xda) continue;

@@ -4,6 +4,7 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,7 @@ struct PngState {
   const Bytes* in = nullptr;
   std::size_t pos = 0;
   bool truncated = false;
+  bool bad_palette_index = false;
   char message[200] = "";  // a fixed buffer: the error handler must not allocate or throw
 };
 
@@ -33,7 +35,37 @@ struct PngState {
 
 // Warnings (bad ancillary-chunk CRCs, extra compressed data, ...) describe
 // files libpng still decodes correctly, and nothing may reach the terminal.
-void on_warning(png_structp, png_const_charp) {}
+// One does not: a palette index past the palette's end is a benign error
+// that libpng reports as a warning, leaving the pixel black.
+void on_warning(png_structp png, png_const_charp msg) {
+  if (std::strstr(msg, "palette index exceeding num_palette")) {
+    static_cast<PngState*>(png_get_error_ptr(png))->bad_palette_index = true;
+  }
+}
+
+// Every chunk's length is checked against the bytes that follow it before
+// libpng sees the file: libpng allocates an ancillary chunk's claimed
+// length before reading it, so 57 bytes claiming 2^30 would cost a GiB.
+// A chunk of no valid type is left for libpng to name.
+void check_chunk_lengths(const Bytes& file) {
+  for (std::uint64_t pos = 8;;) {
+    if (file.size() - pos < 8) throw CodecFailure("truncated PNG (no IEND chunk)");
+    const std::string type(file.begin() + static_cast<std::ptrdiff_t>(pos + 4), file.begin() + static_cast<std::ptrdiff_t>(pos + 8));
+    if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) return;
+    const std::uint64_t len = detail::read_uint(file, pos, 4, true);
+    const std::uint64_t left = file.size() - pos - 8;
+    if (len + 4 > left) {
+      throw CodecFailure("truncated PNG (chunk '" + type + "' at byte " + std::to_string(pos) + " claims " +
+                         std::to_string(len) + " bytes; " + std::to_string(left) + " follow)");
+    }
+    if (type == "IEND") return;
+    pos += 12 + len;
+  }
+}
+
+// Ancillary chunks (text, ICC profiles, ...) held in memory at once, each
+// after decompression: a zTXt of a few bytes can inflate without end.
+constexpr png_alloc_size_t kChunkMemoryMax = png_alloc_size_t{16} << 20;
 
 void read_bytes(png_structp png, png_bytep dst, std::size_t n) {
   auto* state = static_cast<PngState*>(png_get_io_ptr(png));
@@ -88,12 +120,14 @@ int set_read_transforms(png_structp png, png_infop info) {
 
 [[noreturn]] void fail_read(const PngState& state) {
   if (state.truncated) throw CodecFailure("truncated PNG");
+  if (state.bad_palette_index) throw CodecFailure("corrupt PNG (a pixel's palette index is past the palette's end)");
   throw CodecFailure(std::string("corrupt PNG (") + state.message + ")");
 }
 
 }  // namespace
 
 Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
+  check_chunk_lengths(file);
   PngHandle h;
   h.state.in = &file;
   // libpng's own default cap is 1,000,000 per side; make it agree with the
@@ -104,6 +138,7 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
   const bool header_read = png_guarded(h.png, [&] {
     png_set_read_fn(h.png, &h.state, read_bytes);
     png_set_user_limits(h.png, side_limit, side_limit);
+    png_set_chunk_malloc_max(h.png, kChunkMemoryMax);
     png_read_info(h.png, h.info);
     passes = set_read_transforms(h.png, h.info);
     png_read_update_info(h.png, h.info);
@@ -125,7 +160,7 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
     }
     png_read_end(h.png, nullptr);
   });
-  if (!pixels_read) fail_read(h.state);
+  if (!pixels_read || h.state.bad_palette_index) fail_read(h.state);
   return img;
 }
 

@@ -1,7 +1,10 @@
-// Each format's header read for the decoded image's shape. Dimensions come
-// from header_dims.hpp and inspect_jpeg, the readers the pixel limit uses;
-// channels and depth from the fields beside them, or the decoder's most.
+// Each format's header read for the decoded image's shape: dimensions from
+// header_dims.hpp, inspect_jpeg or stbi_info, whichever reads the header as
+// the build's decoder for the format does; channels and depth from the
+// fields beside them, or the decoder's most.
 #include "probe.hpp"
+
+#include <algorithm>
 
 #include "backends.hpp"
 
@@ -23,59 +26,132 @@ bool png_may_gain_alpha(const Bytes& b) {
   return true;
 }
 
+// w * h * bits / 8, saturating: every bound below is a lower one, so
+// rounding down keeps it safe.
+std::uint64_t bits_to_bytes(std::uint64_t w, std::uint64_t h, std::uint64_t bits) {
+  std::uint64_t v = 0;
+  if (__builtin_mul_overflow(w, h, &v) || __builtin_mul_overflow(v, bits, &v)) return UINT64_MAX;
+  return v / 8;
+}
+
+// Deflate gains at most 1032:1 (a 258-byte match in two one-bit codes).
+constexpr std::uint64_t kDeflateMostGain = 1032;
+
 // IHDR: bit depth at 24, colour type at 25. Palettes and gray below 8 bits
 // expand to 8-bit RGB and gray.
 std::optional<ImageShape> png_shape(const Bytes& b, Dims d) {
   if (!has(b, 24, 2)) return std::nullopt;
   const int bit_depth = b[24], colour_type = b[25];
-  int channels = 0;
+  int channels = 0, stored_samples = 0;
   switch (colour_type) {
-    case 0: channels = 1; break;  // gray
-    case 2: channels = 3; break;  // RGB
-    case 3: channels = 3; break;  // palette
-    case 4: return ImageShape{d.width, d.height, 2, bit_depth == 16 ? Depth::U16 : Depth::U8};
-    case 6: return ImageShape{d.width, d.height, 4, bit_depth == 16 ? Depth::U16 : Depth::U8};
+    case 0: channels = 1; stored_samples = 1; break;  // gray
+    case 2: channels = 3; stored_samples = 3; break;  // RGB
+    case 3: channels = 3; stored_samples = 1; break;  // palette
+    case 4: channels = 2; stored_samples = 2; break;
+    case 6: channels = 4; stored_samples = 4; break;
     default: return std::nullopt;
   }
-  if (png_may_gain_alpha(b)) ++channels;
-  return ImageShape{d.width, d.height, channels, bit_depth == 16 ? Depth::U16 : Depth::U8};
+  if (channels == 1 || channels == 3) channels += png_may_gain_alpha(b) ? 1 : 0;
+  const Depth depth = bit_depth == 16 ? Depth::U16 : Depth::U8;
+  const std::uint64_t raw = bits_to_bytes(d.width, d.height, std::uint64_t(stored_samples) * bit_depth);
+  return ImageShape{d.width, d.height, channels, depth, 33 + raw / kDeflateMostGain};  // signature and IHDR first
 }
 
 // jpeg_codec.cpp decodes one component to gray and three or four (CMYK,
-// YCCK) to RGB, always 8-bit.
+// YCCK) to RGB, always 8-bit. Huffman coding spends at least one bit on
+// each 8x8 block's DC value, and no component has fewer blocks than one
+// subsampled by 4 both ways; arithmetic coding has no such least.
 std::optional<ImageShape> jpeg_shape(const Bytes& b) {
   const JpegLayout layout = inspect_jpeg(b);
   if (!layout.dims || layout.components == 0) return std::nullopt;
-  return ImageShape{layout.dims->width, layout.dims->height, layout.components == 1 ? 1 : 3, Depth::U8};
+  const Dims d = *layout.dims;
+  const std::uint64_t blocks = ((d.width + 31) / 32) * ((d.height + 31) / 32);
+  return ImageShape{d.width, d.height, layout.components == 1 ? 1 : 3, Depth::U8, layout.arithmetic ? 0 : blocks / 8};
 }
 
 // P1, P2, P4, P5 are gray, P3 and P6 RGB; a maximum above 255, further on,
-// makes 16-bit samples, so P2, P3, P5 and P6 are taken as 16-bit.
+// makes 16-bit samples, so P2, P3, P5 and P6 are taken as 16-bit. Every
+// sample takes at least a byte, but P4's, a bit.
 ImageShape pnm_shape(const Bytes& b, Dims d) {
   const char kind = static_cast<char>(b[1]);
   const int channels = kind == '3' || kind == '6' ? 3 : 1;
   const Depth depth = kind == '1' || kind == '4' ? Depth::U8 : Depth::U16;
-  return ImageShape{d.width, d.height, channels, depth};
+  const std::uint64_t least = kind == '4' ? bits_to_bytes(d.width, d.height, 1) : bits_to_bytes(d.width, d.height, 8 * channels);
+  return ImageShape{d.width, d.height, channels, depth, least};
+}
+
+// Uncompressed BMP rows are padded to 4 bytes; compressed ones have no
+// useful least.
+std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
+  if (!has(b, 14, 4)) return 0;
+  const bool core = read_uint(b, 14, 4, false) == 12;
+  const std::uint64_t bpp_at = core ? 24 : 28;
+  if (!has(b, bpp_at, 2) || (!core && (!has(b, 30, 4) || read_uint(b, 30, 4, false) != 0))) return 0;
+  const std::uint64_t bpp = read_uint(b, bpp_at, 2, false);
+  if (d.width > (UINT64_MAX - 31) / std::max<std::uint64_t>(bpp, 1)) return UINT64_MAX;
+  const std::uint64_t row = (d.width * bpp + 31) / 32 * 4;
+  std::uint64_t v = 0;
+  return __builtin_mul_overflow(row, d.height, &v) ? UINT64_MAX : v;
+}
+
+// The formats stb_image reads, with the least from their own headers: TGA
+// stores each pixel in whole bytes, its RLE packets at most 128 pixels in
+// 1 + a pixel's bytes; PSD stores each channel's rows after a 26-byte header
+// and three section lengths, its RLE rows each at least 2 bytes a 128 and a
+// 2-byte count. GIF's canvas may be far larger than its first frame.
+std::uint64_t stb_min_bytes(const Bytes& b, Format format, const ImageShape& s) {
+  if (format == Format::tga && has(b, 0, 18)) {
+    const std::uint64_t pixel_bytes = (b[16] + 7) / 8;
+    const bool rle = b[2] >= 9;
+    const std::uint64_t pixels = bits_to_bytes(s.width, s.height, 8);
+    if (!rle) return 18 + (pixels > UINT64_MAX / pixel_bytes ? UINT64_MAX : pixels * pixel_bytes);
+    return 18 + (pixels / 128) * (1 + pixel_bytes);
+  }
+  if (format == Format::psd && has(b, 0, 26)) {
+    const std::uint64_t planes = read_uint(b, 12, 2, true);
+    const std::uint64_t least_rows = bits_to_bytes(s.height, planes, 8 * 2);  // each row's count, or a packet
+    return 26 + 12 + 2 + std::max(least_rows, bits_to_bytes(s.width, s.height, 8 * planes) / 64);
+  }
+  return 0;
+}
+
+std::optional<ImageShape> stb_probe(const Bytes& file, Format format) {
+  std::optional<ImageShape> shape = stb_shape(file, format);
+  if (shape) shape->min_bytes = stb_min_bytes(file, format, *shape);
+  return shape;
 }
 
 }  // namespace
 
-std::optional<ImageShape> probe_image(const Bytes& file) {
-  const std::optional<Format> format = sniff_format(file);
-  if (!format) return std::nullopt;
-  if (*format == Format::jpeg) return jpeg_shape(file);
-  if (*format == Format::tga || *format == Format::psd || *format == Format::gif) return stb_shape(file, *format);
-  const std::optional<Dims> d = header_dims(*format, file);
+std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
+  switch (format) {
+    case Format::jpeg: return jpeg_shape(file);
+    case Format::tga:
+    case Format::psd:
+    case Format::gif: return stb_probe(file, format);
+#if !GPUIMG_WITH_OPENCV
+    case Format::bmp:
+    case Format::pnm: return stb_probe(file, format);
+#endif
+    default: break;
+  }
+  const std::optional<Dims> d = header_dims(format, file);
   if (!d) return std::nullopt;
-  switch (*format) {
+  switch (format) {
     case Format::png: return png_shape(file, *d);
     case Format::pnm: return pnm_shape(file, *d);
     case Format::webp:  // 8-bit; alpha possible but for VP8, which has none
       return ImageShape{d->width, d->height, detail::starts_with(file, "VP8 ", 12) ? 3 : 4, Depth::U8};
-    case Format::bmp: return ImageShape{d->width, d->height, 4, Depth::U8};
+    case Format::bmp: return ImageShape{d->width, d->height, 4, Depth::U8, bmp_min_bytes(file, *d)};
     case Format::tiff: return ImageShape{d->width, d->height, 4, Depth::U16};
     default: return std::nullopt;
   }
+}
+
+std::optional<ImageShape> probe_image(const Bytes& file) {
+  const std::optional<Format> format = sniff_format(file);
+  if (!format) return std::nullopt;
+  return probe_image(*format, file);
 }
 
 }  // namespace gpuimg

@@ -4,6 +4,7 @@
 // are our choice.
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
@@ -57,6 +58,43 @@ void swap_bytes_on_little_endian_host(Image& img) {
   for (std::size_t i = 0; i + 1 < img.data.size(); i += 2) std::swap(img.data[i], img.data[i + 1]);
 }
 
+// stb_image reads the bytes past the end of a buffer as zeros, and its TGA
+// reader ignores a short read: from memory, a truncated TGA, PSD or GIF
+// decodes into invented (or uninitialised) pixels. Read through callbacks,
+// every request stb makes past the end is seen, and the file is refused.
+// stb asks in two ways: refilling its own buffer (the first request a
+// context makes goes there) takes what is left and needs at least a byte;
+// any other read needs every byte it asks for.
+struct Source {
+  const Bytes* file;
+  std::size_t pos = 0;
+  const char* refill_buffer = nullptr;
+  bool overran = false;
+
+  static int read(void* user, char* data, int size) {
+    auto* s = static_cast<Source*>(user);
+    if (!s->refill_buffer) s->refill_buffer = data;
+    const std::size_t left = s->file->size() - s->pos;
+    const std::size_t n = std::min(left, static_cast<std::size_t>(size));
+    if (data == s->refill_buffer ? n == 0 : n < static_cast<std::size_t>(size)) s->overran = true;
+    std::memcpy(data, s->file->data() + s->pos, n);
+    s->pos += n;
+    return static_cast<int>(n);
+  }
+  static void skip(void* user, int n) {  // stb passes only n > 0 here
+    auto* s = static_cast<Source*>(user);
+    const std::size_t left = s->file->size() - s->pos;
+    if (static_cast<std::size_t>(n) > left) s->overran = true;
+    s->pos += std::min(left, static_cast<std::size_t>(n));
+  }
+  static int eof(void* user) {
+    auto* s = static_cast<Source*>(user);
+    return s->pos >= s->file->size();
+  }
+};
+
+constexpr stbi_io_callbacks kCallbacks = {Source::read, Source::skip, Source::eof};
+
 struct Sink {
   Bytes* out;
   bool failed;
@@ -79,18 +117,20 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   if (file.size() > INT_MAX) {
     throw CodecFailure(std::string(format_name(format)) + " file over 2 GiB, more than stb_image can read");
   }
-  // The exact length, so stb's bounds checks stop at the end of the file.
-  const stbi_uc* data = file.data();
-  const int len = static_cast<int>(file.size());
   int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_memory(data, len, &width, &height, &channels)) fail_decode(format);
+  {
+    Source info{&file};
+    if (!stbi_info_from_callbacks(&kCallbacks, &info, &width, &height, &channels)) fail_decode(format);
+  }
   check_pixel_limit({static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height)}, max_pixels);
 
   const bool wide = is_16bit(file, format);
-  void* raw = wide ? static_cast<void*>(stbi_load_16_from_memory(data, len, &width, &height, &channels, 0))
-                   : static_cast<void*>(stbi_load_from_memory(data, len, &width, &height, &channels, 0));
+  Source source{&file};
+  void* raw = wide ? static_cast<void*>(stbi_load_16_from_callbacks(&kCallbacks, &source, &width, &height, &channels, 0))
+                   : static_cast<void*>(stbi_load_from_callbacks(&kCallbacks, &source, &width, &height, &channels, 0));
   const std::unique_ptr<void, void (*)(void*)> pixels(raw, stbi_image_free);
   if (!pixels) fail_decode(format);
+  if (source.overran) throw CodecFailure(std::string("truncated ") + format_name(format));
   Image img(width, height, channels, wide ? Depth::U16 : Depth::U8);
   std::copy_n(static_cast<const std::uint8_t*>(pixels.get()), img.data.size(), img.data.begin());
   if (wide && format == Format::pnm) swap_bytes_on_little_endian_host(img);
@@ -100,7 +140,8 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
 std::optional<ImageShape> stb_shape(const Bytes& file, Format format) {
   if (file.size() > INT_MAX) return std::nullopt;  // decode_with_stb refuses it
   int width = 0, height = 0, channels = 0;
-  const bool known = stbi_info_from_memory(file.data(), static_cast<int>(file.size()), &width, &height, &channels);
+  Source source{&file};
+  const bool known = stbi_info_from_callbacks(&kCallbacks, &source, &width, &height, &channels);
   if (!known || width <= 0 || height <= 0 || channels < 1 || channels > 4) return std::nullopt;
   return ImageShape{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height), channels,
                     is_16bit(file, format) ? Depth::U16 : Depth::U8};

@@ -24,7 +24,11 @@ class FifoFeeder {
   // (EPIPE: SIGPIPE is blocked in the feeding thread), or after 10 s
   // without one, so a test that never reads still ends.
   FifoFeeder(const std::string& path, std::vector<std::uint8_t> bytes, std::uint64_t total)
-      : bytes_(std::move(bytes)) {
+      : FifoFeeder(path, {}, std::move(bytes), total) {}
+  // The same, with `first` written once before `bytes` repeated.
+  FifoFeeder(const std::string& path, std::vector<std::uint8_t> first, std::vector<std::uint8_t> bytes,
+             std::uint64_t total)
+      : first_(std::move(first)), bytes_(std::move(bytes)) {
     if (::mkfifo(path.c_str(), 0600) != 0) throw std::system_error(errno, std::generic_category(), "mkfifo");
     thread_ = std::thread([this, path, total] { feed(path, total); });
   }
@@ -47,6 +51,15 @@ class FifoFeeder {
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::uint64_t at = 0, written = 0;
+    for (std::size_t done_first = 0; done_first < first_.size();) {
+      const ssize_t done = ::write(fd, first_.data() + done_first, first_.size() - done_first);
+      if (done < 0 && errno == EINTR) continue;
+      if (done <= 0) {
+        ::close(fd);
+        return;
+      }
+      done_first += static_cast<std::size_t>(done);
+    }
     while (written < total) {
       const std::size_t n = std::min<std::uint64_t>(bytes_.size() - at, total - written);
       const ssize_t done = ::write(fd, bytes_.data() + at, n);
@@ -58,6 +71,7 @@ class FifoFeeder {
     ::close(fd);
   }
 
+  std::vector<std::uint8_t> first_;
   std::vector<std::uint8_t> bytes_;
   std::thread thread_;
 };
