@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "crafted_files.hpp"
 #include "error.hpp"
 #include "fifo_feeder.hpp"
 #include "file_util.hpp"
@@ -27,6 +28,7 @@ namespace fs = std::filesystem;
 using test::TempDir;
 
 using test::random_image;
+using test::psd_file;
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -230,24 +232,6 @@ TEST(StbOnlyFormats, GifFirstFrameThroughItsPalette) {
   ASSERT_EQ(img.height, 1);
   ASSERT_EQ(img.channels, 4);
   EXPECT_EQ(img.data, (std::vector<std::uint8_t>{10, 20, 30, 255, 200, 100, 50, 255}));
-}
-
-// An uncompressed PSD: header, three empty sections, then planar channels.
-std::vector<std::uint8_t> psd_file(int w, int h, int channels, int bits, const std::vector<std::uint16_t>& planar) {
-  std::vector<std::uint8_t> b = {'8', 'B', 'P', 'S', 0, 1, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(channels)};
-  auto be = [&b](std::uint32_t v, int bytes) {
-    for (int i = bytes - 1; i >= 0; --i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  };
-  be(h, 4);
-  be(w, 4);
-  be(bits, 2);
-  be(3, 2);  // RGB colour mode
-  be(0, 4);  // colour mode data, image resources, layers: all empty
-  be(0, 4);
-  be(0, 4);
-  be(0, 2);  // raw, not RLE
-  for (std::uint16_t v : planar) be(v, bits / 8);
-  return b;
 }
 
 TEST(StbOnlyFormats, PsdEightAndSixteenBit) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "crafted_files.hpp"
 #include "error.hpp"
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
@@ -32,15 +33,7 @@ using Bytes = std::vector<std::uint8_t>;
 using test::TempDir;
 
 using test::random_image;
-
-Bytes load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void save(const std::string& path, const Bytes& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
+using namespace test;  // crafted_files.hpp
 
 // The message of the InputError / OutputError `f` throws, and asserts that
 // nothing reached stderr meanwhile (libraries writing to the terminal).
@@ -69,32 +62,6 @@ std::string write_error(const std::string& path, const Image& img = random_image
 
 std::string check_error(const std::string& path) {
   return error_of<OutputError>([&] { check_output_path(path); });
-}
-
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  std::uint32_t c = 0xffffffffu;
-  for (std::size_t i = 0; i < n; ++i) {
-    c ^= p[i];
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-  }
-  return ~c;
-}
-
-void put_be32(Bytes& b, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) b.push_back(static_cast<std::uint8_t>(v >> shift));
-}
-
-// Signature and a valid IHDR (CRC included) and nothing else.
-Bytes png_header(std::uint32_t width, std::uint32_t height) {
-  Bytes b = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  put_be32(b, 13);
-  const std::size_t type_at = b.size();
-  for (char ch : std::string("IHDR")) b.push_back(static_cast<std::uint8_t>(ch));
-  put_be32(b, width);
-  put_be32(b, height);
-  for (std::uint8_t v : {8, 6, 0, 0, 0}) b.push_back(v);  // 8-bit RGBA, no interlace
-  put_be32(b, crc32(b.data() + type_at, b.size() - type_at));
-  return b;
 }
 
 // Offset of the first chunk of `type` in a PNG.

@@ -21,7 +21,6 @@ struct PngState {
   const Bytes* in = nullptr;
   std::size_t pos = 0;
   bool truncated = false;
-  bool bad_palette_index = false;
   char message[200] = "";  // a fixed buffer: the error handler must not allocate or throw
 };
 
@@ -35,13 +34,7 @@ struct PngState {
 
 // Warnings (bad ancillary-chunk CRCs, extra compressed data, ...) describe
 // files libpng still decodes correctly, and nothing may reach the terminal.
-// One does not: a palette index past the palette's end is a benign error
-// that libpng reports as a warning, leaving the pixel black.
-void on_warning(png_structp png, png_const_charp msg) {
-  if (std::strstr(msg, "palette index exceeding num_palette")) {
-    static_cast<PngState*>(png_get_error_ptr(png))->bad_palette_index = true;
-  }
-}
+void on_warning(png_structp, png_const_charp) {}
 
 // Every chunk's length is checked against the bytes that follow it before
 // libpng sees the file: libpng allocates an ancillary chunk's claimed
@@ -106,21 +99,48 @@ struct PngHandle {
   ~PngHandle() { png_destroy_read_struct(&png, &info, nullptr); }
 };
 
-// Every PNG comes out as 8- or 16-bit gray, gray+alpha, RGB or RGBA.
+// Every PNG comes out as 8- or 16-bit gray, gray+alpha, RGB or RGBA;
+// palette images first as one index a byte, expanded by expand_palette().
 // Returns the number of interlace passes to read.
 int set_read_transforms(png_structp png, png_infop info) {
   const int color_type = png_get_color_type(png, info);
   const int bit_depth = png_get_bit_depth(png, info);
-  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (color_type == PNG_COLOR_TYPE_PALETTE) {
+    png_set_packing(png);
+  } else {
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  }
   if (bit_depth == 16 && kLittleEndianHost) png_set_swap(png);  // PNG stores 16-bit samples big-endian
   return png_set_interlace_handling(png);
 }
 
+// libpng's own expansion turns an index past the palette's end into black
+// without a word (its check for it runs only when writing): here it is an
+// error. Entries with a tRNS value get it as alpha, the rest 255.
+struct Palette {
+  png_colorp colours = nullptr;
+  int size = 0;
+  png_bytep alpha = nullptr;
+  int alpha_size = 0;
+};
+
+Image expand_palette(const Image& indices, const Palette& p) {
+  Image img(indices.width, indices.height, p.alpha_size > 0 ? 4 : 3, Depth::U8);
+  std::uint8_t* out = img.data.data();
+  for (const std::uint8_t index : indices.data) {
+    if (index >= p.size) throw CodecFailure("corrupt PNG (palette index " + std::to_string(index) + " is past the palette's " +
+                                            std::to_string(p.size) + " entries)");
+    *out++ = p.colours[index].red;
+    *out++ = p.colours[index].green;
+    *out++ = p.colours[index].blue;
+    if (img.channels == 4) *out++ = index < p.alpha_size ? p.alpha[index] : 255;
+  }
+  return img;
+}
+
 [[noreturn]] void fail_read(const PngState& state) {
   if (state.truncated) throw CodecFailure("truncated PNG");
-  if (state.bad_palette_index) throw CodecFailure("corrupt PNG (a pixel's palette index is past the palette's end)");
   throw CodecFailure(std::string("corrupt PNG (") + state.message + ")");
 }
 
@@ -135,6 +155,7 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
   const auto side_limit = static_cast<png_uint_32>(std::min<std::uint64_t>(max_pixels, PNG_UINT_31_MAX));
   png_uint_32 width = 0, height = 0;
   int channels = 0, bit_depth = 0, passes = 0;
+  Palette palette;
   const bool header_read = png_guarded(h.png, [&] {
     png_set_read_fn(h.png, &h.state, read_bytes);
     png_set_user_limits(h.png, side_limit, side_limit);
@@ -146,6 +167,11 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
     height = png_get_image_height(h.png, h.info);
     channels = png_get_channels(h.png, h.info);
     bit_depth = png_get_bit_depth(h.png, h.info);
+    if (png_get_color_type(h.png, h.info) == PNG_COLOR_TYPE_PALETTE) {
+      png_get_PLTE(h.png, h.info, &palette.colours, &palette.size);
+      if (png_get_valid(h.png, h.info, PNG_INFO_tRNS))
+        png_get_tRNS(h.png, h.info, &palette.alpha, &palette.alpha_size, nullptr);
+    }
   });
   if (!header_read) fail_read(h.state);
 
@@ -160,8 +186,8 @@ Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
     }
     png_read_end(h.png, nullptr);
   });
-  if (!pixels_read || h.state.bad_palette_index) fail_read(h.state);
-  return img;
+  if (!pixels_read) fail_read(h.state);
+  return palette.colours ? expand_palette(img, palette) : img;
 }
 
 std::string libpng_version() { return std::string("libpng ") + png_get_libpng_ver(nullptr); }

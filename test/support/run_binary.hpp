@@ -38,6 +38,7 @@ struct RunResult {
   int status = -1;  // the exit status; 128 + N when killed by signal N, as a shell reports it
   std::string out, err;
   double seconds = 0;  // wall time from fork to reaping
+  long peak_rss_kib = 0;  // the child's peak resident set, as the kernel counted it
 };
 
 namespace detail {
@@ -144,8 +145,10 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
   err.close_write();
   detail::drain(out, err, r);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) detail::fail_errno("waitpid");
+  rusage usage {};
+  while (::wait4(pid, &status, 0, &usage) < 0)
+    if (errno != EINTR) detail::fail_errno("wait4");
+  r.peak_rss_kib = usage.ru_maxrss;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;

@@ -1,0 +1,314 @@
+// Files a hostile user would craft: each is refused with one line, before
+// memory grows with what its header claims, and none is ever decoded into
+// pixels the file does not hold. Each case is one of issue 23's findings.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "codec.hpp"
+#include "crafted_files.hpp"
+#include "error.hpp"
+#include "random_image.hpp"
+#include "run_binary.hpp"
+#include "temp_dir.hpp"
+
+namespace gpuimg {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace test;
+
+std::string read_error(const std::string& path, const ReadOptions& opts = {}) {
+  try {
+    read_image(path, opts);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+Bytes deflate(const Bytes& raw) {
+  uLongf size = compressBound(static_cast<uLong>(raw.size()));
+  Bytes out(size);
+  EXPECT_EQ(compress2(out.data(), &size, raw.data(), static_cast<uLong>(raw.size()), 9), Z_OK);
+  out.resize(size);
+  return out;
+}
+
+// ---- truncated files decoded by stb_image: no invented pixels ---------------
+
+// An uncompressed 100x100 24-bit TGA's header, with an image ID of `id_len`.
+Bytes tga_header(std::uint8_t id_len = 0) {
+  Bytes b = {id_len, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  put_le(b, 100, 2);
+  put_le(b, 100, 2);
+  b.push_back(24);
+  b.push_back(0x20);  // top-left origin
+  b.insert(b.end(), id_len, 'x');
+  return b;
+}
+
+TEST(HostileInput, TgaShorterThanItsHeaderSizeIsRefusedBeforeDecoding) {
+  TempDir dir;
+  Bytes tga = tga_header();
+  tga.insert(tga.end(), 6, 0x7f);
+  save(dir.file("t.tga"), tga);
+  EXPECT_EQ(read_error(dir.file("t.tga")),
+            dir.file("t.tga") + ": truncated TGA (a 100x100 image needs at least 30018 bytes; the file has 24)");
+}
+
+// Past the least its header allows (its image ID is not counted), the cut
+// is found by stb_image's own reads running past the end.
+TEST(HostileInput, TgaCutInItsPixelsIsRefused) {
+  TempDir dir;
+  Bytes whole = tga_header(255);
+  const Image img = random_image(100, 100, 3, Depth::U8, 23);
+  for (std::size_t i = 0; i < img.data.size(); i += 3)
+    for (int c = 2; c >= 0; --c) whole.push_back(img.data[i + static_cast<std::size_t>(c)]);  // TGA stores BGR
+  save(dir.file("whole.tga"), whole);
+  EXPECT_EQ(read_image(dir.file("whole.tga")).data, img.data);
+  save(dir.file("cut.tga"), Bytes(whole.begin(), whole.begin() + 30100));
+  EXPECT_EQ(read_error(dir.file("cut.tga")), dir.file("cut.tga") + ": truncated TGA");
+}
+
+TEST(HostileInput, RunLengthTgaCutShortIsRefused) {
+  TempDir dir;
+  const Image img = random_image(100, 100, 3, Depth::U8, 24);
+  write_image(dir.file("whole.tga"), img);  // stb_image_write's RLE
+  const Bytes whole = load(dir.file("whole.tga"));
+  EXPECT_EQ(read_image(dir.file("whole.tga")).data, img.data);
+  for (std::size_t cut : {whole.size() / 2, whole.size() - 1}) {
+    save(dir.file("cut.tga"), Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(cut)));
+    EXPECT_EQ(read_error(dir.file("cut.tga")), dir.file("cut.tga") + ": truncated TGA") << cut;
+  }
+}
+
+TEST(HostileInput, PsdHeaderClaimingAHugeImageIsRefusedBeforeDecoding) {
+  TempDir dir;
+  save(dir.file("h.psd"), psd_file(16384, 16384, 3, 8, {}));
+  EXPECT_EQ(read_error(dir.file("h.psd")),
+            dir.file("h.psd") + ": truncated PSD (a 16384x16384 image needs at least 12582952 bytes; the file has 40)");
+}
+
+TEST(HostileInput, PsdCutInItsPixelsIsRefused) {
+  TempDir dir;
+  std::vector<std::uint16_t> planar(3 * 40 * 30);
+  for (std::size_t i = 0; i < planar.size(); ++i) planar[i] = static_cast<std::uint16_t>(i * 7 % 251);
+  const Bytes whole = psd_file(40, 30, 3, 8, planar);
+  save(dir.file("whole.psd"), whole);
+  ASSERT_EQ(read_image(dir.file("whole.psd")).width, 40);
+  save(dir.file("cut.psd"), Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() * 4 / 5)));
+  EXPECT_EQ(read_error(dir.file("cut.psd")), dir.file("cut.psd") + ": truncated PSD");
+}
+
+TEST(HostileInput, GifCutInItsPixelsIsRefused) {
+  TempDir dir;
+  const Bytes gif = {'G', 'I', 'F', '8', '9', 'a', 2, 0, 1, 0, 0x80, 0, 0, 10, 20, 30, 200, 100, 50,
+                     0x2c, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, 2, 0x44, 0x0a, 0, 0x3b};
+  save(dir.file("whole.gif"), gif);
+  EXPECT_EQ(read_image(dir.file("whole.gif")).width, 2);
+  save(dir.file("cut.gif"), Bytes(gif.begin(), gif.begin() + 32));  // the second LZW byte is gone
+  EXPECT_EQ(read_error(dir.file("cut.gif")), dir.file("cut.gif") + ": truncated GIF");
+}
+
+// ---- the size checked is the size decoded -----------------------------------
+
+TEST(HostileInput, DuplicatedTiffSizeTagsCountTheFirstAsLibtiffDoes) {
+  TempDir dir;
+  const Bytes pixels = {1, 2, 3, 4};
+  save(dir.file("dup.tif"), gray_tiff({{256, 4, 30000}, {257, 4, 30000}, {256, 4, 2}, {257, 4, 2}}, 2, 2, pixels));
+  EXPECT_EQ(read_error(dir.file("dup.tif")),
+            dir.file("dup.tif") + ": image is 30000x30000 (900000000 pixels), over the limit of 268435456 set by --max-pixels");
+#if GPUIMG_WITH_OPENCV
+  // And the decoder agrees: the first pair is the image.
+  save(dir.file("agree.tif"), gray_tiff({{256, 3, 2}, {257, 3, 2}, {256, 3, 3}, {257, 3, 3}}, 2, 2, pixels));
+  const InputFile input = read_input(dir.file("agree.tif"));
+  ASSERT_TRUE(input.shape);
+  EXPECT_EQ(input.shape->width, 2u);
+  EXPECT_EQ(input.shape->height, 2u);
+  const Image img = decode_input(input);
+  EXPECT_EQ(img.width, 2);
+  EXPECT_EQ(img.height, 2);
+  EXPECT_EQ(img.data, pixels);
+#endif
+}
+
+TEST(HostileInput, SignedTiffSizeTagsAreReadBeforeDecoding) {
+  TempDir dir;
+  save(dir.file("s.tif"), gray_tiff({{256, 9, 30000}, {257, 8, 30000}}, 2, 2, {1, 2, 3, 4}));
+  EXPECT_EQ(read_error(dir.file("s.tif")),
+            dir.file("s.tif") + ": image is 30000x30000 (900000000 pixels), over the limit of 268435456 set by --max-pixels");
+  for (const auto& [type, value] : {std::pair{1, 2u}, {6, 2u}, {8, 2u}, {9, 2u}}) {
+    save(dir.file("t.tif"), gray_tiff({{256, static_cast<std::uint16_t>(type), value}, {257, 3, 2}}, 2, 2, {1, 2, 3, 4}));
+    const InputFile input = read_input(dir.file("t.tif"));
+    ASSERT_TRUE(input.shape) << "type " << type;
+    EXPECT_EQ(input.shape->width, 2u) << "type " << type;
+  }
+#if GPUIMG_WITH_OPENCV
+  EXPECT_EQ(read_image(dir.file("t.tif")).data, (Bytes{1, 2, 3, 4}));
+  // A negative size: libtiff refuses the directory, and so the file is
+  // refused before OpenCV sees it.
+  save(dir.file("neg.tif"), gray_tiff({{256, 8, 0xfffe}, {257, 3, 2}}, 2, 2, {1, 2, 3, 4}));
+  EXPECT_EQ(read_error(dir.file("neg.tif")), dir.file("neg.tif") + ": corrupt or truncated TIFF (no image size in its header)");
+#endif
+}
+
+TEST(HostileInput, PnmCommentGluedToTheWidthIsReadAsTheDecoderReadsIt) {
+  TempDir dir;
+  const std::string p4 = "P4\n4000#4000\n1\n";
+  save(dir.file("g.pbm"), Bytes(p4.begin(), p4.end()));
+#if GPUIMG_WITH_OPENCV
+  // OpenCV takes the byte after a number's digits as its end, whatever it
+  // is: the '#' starts no comment, and the height is 4000.
+  EXPECT_EQ(read_error(dir.file("g.pbm"), ReadOptions{1000000}),
+            dir.file("g.pbm") + ": image is 4000x4000 (16000000 pixels), over the limit of 1000000 set by --max-pixels");
+  const std::string p5 = "P5\n2#3\n255\n";
+  Bytes agree(p5.begin(), p5.end());
+  for (std::uint8_t v = 1; v <= 6; ++v) agree.push_back(v);
+  save(dir.file("agree.pgm"), agree);
+  const Image img = read_image(dir.file("agree.pgm"));
+  EXPECT_EQ(img.width, 2);
+  EXPECT_EQ(img.height, 3);
+  EXPECT_EQ(img.data, (Bytes{1, 2, 3, 4, 5, 6}));
+#else
+  EXPECT_THAT(read_error(dir.file("g.pbm"), ReadOptions{1000000}), testing::HasSubstr(dir.file("g.pbm") + ": "));
+#endif
+}
+
+// Whatever a header said, the decoded image meets the limit: here the
+// probe's shape is forged small, as a header reader disagreeing with its
+// decoder would make it.
+TEST(HostileInput, DecodedSizeIsCheckedWhateverTheHeaderSaid) {
+  TempDir dir;
+  write_image(dir.file("ten.png"), random_image(10, 10, 3, Depth::U8, 3));
+  InputFile input = read_input(dir.file("ten.png"));
+  ASSERT_TRUE(input.shape);
+  input.shape->width = input.shape->height = 1;
+  try {
+    decode_input(input, ReadOptions{50});
+    ADD_FAILURE() << "decoded past the limit";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              dir.file("ten.png") + ": image is 10x10 (100 pixels), over the limit of 50 set by --max-pixels");
+  }
+}
+
+// ---- PNG chunks ---------------------------------------------------------------
+
+TEST(HostileInput, PngChunkClaimingAGigabyteIsRefusedBeforeLibpngAllocatesIt) {
+  TempDir dir;
+  for (const char* type : {"tEXt", "zTXt", "iTXt", "pCAL", "sCAL", "sPLT", "iCCP"}) {
+    Bytes png = png_header(1, 1);
+    put_png_chunk(png, type, {'a', 0, 'b'}, std::int64_t{1} << 30);
+    save(dir.file("c.png"), png);
+    EXPECT_EQ(read_error(dir.file("c.png")), dir.file("c.png") + ": truncated PNG (chunk '" + type +
+                                                 "' at byte 33 claims 1073741824 bytes; 7 follow)");
+  }
+}
+
+// A 1x1 8-bit palette PNG whose one pixel holds `index`, with `entries`
+// palette entries.
+Bytes palette_png(std::uint8_t index, int entries) {
+  Bytes png = png_header(1, 1, 8, 3);
+  put_png_chunk(png, "PLTE", Bytes(static_cast<std::size_t>(3 * entries), 200));
+  put_png_chunk(png, "IDAT", deflate({0, index}));
+  put_png_chunk(png, "IEND", {});
+  return png;
+}
+
+TEST(HostileInput, PaletteIndexPastThePaletteIsRefused) {
+  TempDir dir;
+  save(dir.file("ok.png"), palette_png(1, 2));
+  EXPECT_EQ(read_image(dir.file("ok.png")).data, (Bytes{200, 200, 200}));
+  save(dir.file("bad.png"), palette_png(5, 2));
+  EXPECT_EQ(read_error(dir.file("bad.png")),
+            dir.file("bad.png") + ": corrupt PNG (palette index 5 is past the palette's 2 entries)");
+}
+
+// ---- the whole process: exit 1, one line, nothing written, bounded memory ----
+
+class HostileFile : public testing::TestWithParam<std::pair<const char*, std::function<void(const std::string&)>>> {};
+
+// Peak memory of the whole process against the same run on a 1x1 PNG: a
+// few megabytes of reading and checking at most, never the gigabytes the
+// headers claim.
+TEST_P(HostileFile, FailsInBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory is no measure of the program's own";
+#endif
+  TempDir dir;
+  write_image(dir.file("small.png"), random_image(1, 1, 3, Depth::U8, 1));
+  const RunResult base = run_binary({dir.file("small.png"), "--invert", dir.file("base.png")});
+  ASSERT_EQ(base.status, 0) << base.err;
+
+  GetParam().second(dir.file("in"));
+  const RunResult r = run_binary({dir.file("in"), "--invert", dir.file("out.png")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_THAT(r.err, testing::StartsWith("gpuimg: " + dir.file("in") + ": "));
+  EXPECT_FALSE(fs::exists(dir.file("out.png")));
+  EXPECT_LT(r.peak_rss_kib, base.peak_rss_kib + 48 * 1024) << r.err;
+}
+
+void write_bytes(const std::string& path, const Bytes& b) { save(path, b); }
+
+INSTANTIATE_TEST_SUITE_P(
+    , HostileFile,
+    testing::Values(
+        std::pair{"truncated_tga", std::function<void(const std::string&)>([](const std::string& p) {
+                    Bytes b = tga_header();
+                    b.resize(24, 0x7f);
+                    write_bytes(p, b);
+                  })},
+        std::pair{"psd_header", std::function<void(const std::string&)>(
+                                    [](const std::string& p) { write_bytes(p, psd_file(16384, 16384, 3, 8, {})); })},
+        std::pair{"duplicated_tiff_tags", std::function<void(const std::string&)>([](const std::string& p) {
+                    write_bytes(p, gray_tiff({{256, 4, 30000}, {257, 4, 30000}, {256, 4, 2}, {257, 4, 2}}, 2, 2, Bytes(4)));
+                  })},
+        std::pair{"signed_tiff_tags", std::function<void(const std::string&)>([](const std::string& p) {
+                    write_bytes(p, gray_tiff({{256, 9, 16000}, {257, 8, 16000}}, 2, 2, Bytes(4)));
+                  })},
+        std::pair{"png_text_claiming_2_30", std::function<void(const std::string&)>([](const std::string& p) {
+                    Bytes png = png_header(1, 1);
+                    put_png_chunk(png, "tEXt", {'a', 0, 'b'}, std::int64_t{1} << 30);
+                    write_bytes(p, png);
+                  })},
+        std::pair{"dev_zero", std::function<void(const std::string&)>(
+                                  [](const std::string& p) { fs::create_symlink("/dev/zero", p); })},
+        std::pair{"dev_urandom", std::function<void(const std::string&)>(
+                                     [](const std::string& p) { fs::create_symlink("/dev/urandom", p); })}),
+    [](const testing::TestParamInfo<HostileFile::ParamType>& info) { return std::string(info.param.first); });
+
+// A zTXt chunk that inflates to 64 MiB: libpng stops at the chunk limit,
+// skips the chunk, and the image itself decodes.
+TEST(HostileInput, CompressedTextBombIsSkippedInBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory is no measure of the program's own";
+#endif
+  TempDir dir;
+  write_image(dir.file("small.png"), random_image(1, 1, 3, Depth::U8, 1));
+  const RunResult base = run_binary({dir.file("small.png"), "--invert", dir.file("base.png")});
+  ASSERT_EQ(base.status, 0) << base.err;
+
+  const Bytes plain = load(dir.file("small.png"));
+  Bytes png(plain.begin(), plain.begin() + 33);  // signature and IHDR
+  Bytes ztxt = {'C', 'o', 'm', 'm', 'e', 'n', 't', 0, 0};
+  const Bytes bomb = deflate(Bytes(std::size_t{64} << 20, 'a'));
+  ztxt.insert(ztxt.end(), bomb.begin(), bomb.end());
+  put_png_chunk(png, "zTXt", ztxt);
+  png.insert(png.end(), plain.begin() + 33, plain.end());
+  save(dir.file("bomb.png"), png);
+
+  const RunResult r = run_binary({dir.file("bomb.png"), "--invert", dir.file("out.png")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_image(dir.file("out.png")).data, read_image(dir.file("base.png")).data);
+  EXPECT_LT(r.peak_rss_kib, base.peak_rss_kib + 48 * 1024);
+}
+
+}  // namespace
+}  // namespace gpuimg
