@@ -12,6 +12,7 @@
 #include "codec.hpp"
 #include "crafted_files.hpp"
 #include "error.hpp"
+#include "fifo_feeder.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
 #include "temp_dir.hpp"
@@ -308,6 +309,26 @@ TEST(HostileInput, CompressedTextBombIsSkippedInBoundedMemory) {
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(read_image(dir.file("out.png")).data, read_image(dir.file("base.png")).data);
   EXPECT_LT(r.peak_rss_kib, base.peak_rss_kib + 48 * 1024);
+}
+
+// A manifest that is no text is refused from its first bytes; a text past
+// 16 MiB is refused at the limit, never read on.
+TEST(HostileInput, ManifestOfNoTextOrEndlessIsRefusedInBoundedMemory) {
+  TempDir dir;
+  fs::create_symlink("/dev/zero", dir.file("zero.txt"));
+  RunResult r = run_binary({"golden", "check", dir.file("zero.txt")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: " + dir.file("zero.txt") + ": not a text manifest (a NUL byte at byte 0)\n");
+  EXPECT_LT(r.seconds, 2.0);
+
+  const test::FifoFeeder feeder(dir.file("endless.txt"), Bytes(1 << 16, '#'), std::uint64_t{1} << 40);
+  r = run_binary({"golden", "check", dir.file("endless.txt")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: " + dir.file("endless.txt") +
+                       ": input goes on past 16777216 bytes, more than a manifest may hold\n");
+#if !defined(__SANITIZE_ADDRESS__)
+  EXPECT_LT(r.peak_rss_kib, 200 * 1024);
+#endif
 }
 
 }  // namespace

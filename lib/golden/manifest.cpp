@@ -1,10 +1,12 @@
 #include "manifest.hpp"
 
-#include <fstream>
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <sstream>
 
 #include "error.hpp"
+#include "file_util.hpp"
 
 namespace gpuimg {
 namespace {
@@ -40,11 +42,30 @@ Thresholds parse_limits(const std::string& text) {
   return limits;
 }
 
+// A manifest is a short text: one that is not (/dev/zero, an image named by
+// mistake) is refused from its first bytes, and none is read past 16 MiB.
+constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{16} << 20;
+
+std::string read_text(const std::string& path) {
+  InputReader reader(path, kMaxManifestBytes, "more than a manifest may hold");
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t want = 1 << 16;; want = std::min<std::size_t>(bytes.size() * 2, kMaxManifestBytes + 1)) {
+    const std::size_t checked = bytes.size();
+    reader.read_up_to(bytes, want);
+    const auto nul = std::find(bytes.begin() + static_cast<std::ptrdiff_t>(checked), bytes.end(), 0);
+    if (nul != bytes.end()) {
+      throw InputError(path, "not a text manifest (a NUL byte at byte " + std::to_string(nul - bytes.begin()) + ")");
+    }
+    if (bytes.size() < want) break;  // the end
+    if (bytes.size() > kMaxManifestBytes) reader.read_rest(bytes);  // refuses it, naming the limit
+  }
+  return std::string(bytes.begin(), bytes.end());
+}
+
 }  // namespace
 
 Manifest read_manifest(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file || std::filesystem::is_directory(path)) throw InputError(path.string(), "cannot read the manifest");
+  std::istringstream file(read_text(path.string()));
   Manifest m{path, {}};
   const std::filesystem::path dir = path.parent_path();
   std::set<std::string> names;
