@@ -92,17 +92,25 @@ TEST(HostileInput, PsdHeaderClaimingAHugeImageIsRefusedBeforeDecoding) {
   TempDir dir;
   save(dir.file("h.psd"), psd_file(16384, 16384, 3, 8, {}));
   EXPECT_EQ(read_error(dir.file("h.psd")),
-            dir.file("h.psd") + ": truncated PSD (a 16384x16384 image needs at least 12582952 bytes; the file has 40)");
+            dir.file("h.psd") + ": truncated PSD (a 16384x16384 image needs at least 805306408 bytes; the file has 40)");
 }
 
 TEST(HostileInput, PsdCutInItsPixelsIsRefused) {
   TempDir dir;
   std::vector<std::uint16_t> planar(3 * 40 * 30);
   for (std::size_t i = 0; i < planar.size(); ++i) planar[i] = static_cast<std::uint16_t>(i * 7 % 251);
-  const Bytes whole = psd_file(40, 30, 3, 8, planar);
-  save(dir.file("whole.psd"), whole);
-  ASSERT_EQ(read_image(dir.file("whole.psd")).width, 40);
-  save(dir.file("cut.psd"), Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() * 4 / 5)));
+  const Bytes raw = psd_file(40, 30, 3, 8, planar);
+  save(dir.file("raw.psd"), Bytes(raw.begin(), raw.end() - 1));
+  EXPECT_EQ(read_error(dir.file("raw.psd")),
+            dir.file("raw.psd") + ": truncated PSD (a 40x30 image needs at least 3640 bytes; the file has 3639)");
+  // PackBits rows of one literal packet each (129 bytes for 128 samples):
+  // past the least such a file can be, the cut shows in the rows.
+  std::vector<Bytes> rows(3 * 30, Bytes{127});
+  for (Bytes& row : rows) row.resize(129, 9);
+  const Bytes rle = psd_packbits_file(128, 30, 3, rows);
+  save(dir.file("whole.psd"), rle);
+  EXPECT_EQ(read_image(dir.file("whole.psd")).data, Bytes(128 * 30 * 3, 9));
+  save(dir.file("cut.psd"), Bytes(rle.begin(), rle.end() - 1000));
   EXPECT_EQ(read_error(dir.file("cut.psd")), dir.file("cut.psd") + ": truncated PSD");
 }
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "codec.hpp"
-#include "crafted_files.hpp"
 #include "error.hpp"
 #include "fifo_feeder.hpp"
 #include "file_util.hpp"
@@ -28,7 +27,6 @@ namespace fs = std::filesystem;
 using test::TempDir;
 
 using test::random_image;
-using test::psd_file;
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -232,26 +230,6 @@ TEST(StbOnlyFormats, GifFirstFrameThroughItsPalette) {
   ASSERT_EQ(img.height, 1);
   ASSERT_EQ(img.channels, 4);
   EXPECT_EQ(img.data, (std::vector<std::uint8_t>{10, 20, 30, 255, 200, 100, 50, 255}));
-}
-
-TEST(StbOnlyFormats, PsdEightAndSixteenBit) {
-  TempDir dir;
-  const std::vector<std::uint16_t> planar = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // 3x1: R plane, G plane, B plane
-  std::vector<std::uint8_t> psd8 = psd_file(3, 1, 3, 8, planar);
-  std::ofstream(dir.file("a.psd"), std::ios::binary).write(reinterpret_cast<const char*>(psd8.data()), psd8.size());
-  Image img = read_image(dir.file("a.psd"));
-  ASSERT_EQ(img.channels, 4);
-  ASSERT_EQ(img.depth, Depth::U8);
-  EXPECT_EQ(img.data, (std::vector<std::uint8_t>{1, 4, 7, 255, 2, 5, 8, 255, 3, 6, 9, 255}));
-
-  const std::vector<std::uint16_t> planar16 = {1000, 2000, 3000, 40000, 50000, 60000};  // 1x2 RGB
-  std::vector<std::uint8_t> psd16 = psd_file(1, 2, 3, 16, planar16);
-  std::ofstream(dir.file("b.psd"), std::ios::binary).write(reinterpret_cast<const char*>(psd16.data()), psd16.size());
-  img = read_image(dir.file("b.psd"));
-  ASSERT_EQ(img.channels, 4);
-  ASSERT_EQ(img.depth, Depth::U16);
-  const std::uint16_t* v = img.samples<std::uint16_t>();
-  EXPECT_EQ(std::vector<std::uint16_t>(v, v + 8), (std::vector<std::uint16_t>{1000, 3000, 50000, 65535, 2000, 40000, 60000, 65535}));
 }
 
 // Written by hand so the stb build (which cannot write PNM) reads one too.

@@ -37,12 +37,19 @@ Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels);
 Bytes encode_jpeg(const Image& img, int quality);
 std::string libjpeg_version();
 
-// stb_codec.cpp: stb_image decodes what OpenCV cannot (TGA, PSD, GIF) and,
+// psd_codec.cpp: the merged image of a grayscale or RGB PSD, 8- or 16-bit,
+// raw or PackBits; alpha from the next plane, its white matte removed.
+Image decode_psd(const Bytes& file, std::uint64_t max_pixels);
+// What decode_psd would give, and the least bytes a whole file of it needs;
+// nullopt where decode_psd refuses the header.
+std::optional<ImageShape> psd_shape(const Bytes& file);
+
+// stb_codec.cpp: stb_image decodes what OpenCV cannot (TGA, GIF) and,
 // without OpenCV, BMP and PNM; stb_image_write encodes TGA and, without
 // OpenCV, BMP. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
 // What decode_with_stb would give, from stbi_info; nullopt where stb cannot say.
-std::optional<ImageShape> stb_shape(const Bytes& file, Format format);
+std::optional<ImageShape> stb_shape(const Bytes& file);
 Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 

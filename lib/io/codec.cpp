@@ -56,8 +56,8 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
       if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
       return decode_jpeg(file, max_pixels);
     }
+    case Format::psd: return decode_psd(file, max_pixels);
     case Format::tga:
-    case Format::psd:
     case Format::gif: return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_OPENCV
     case Format::bmp:

@@ -96,27 +96,18 @@ std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
 
 // The formats stb_image reads, with the least from their own headers: TGA
 // stores each pixel in whole bytes, its RLE packets at most 128 pixels in
-// 1 + a pixel's bytes; PSD stores each channel's rows after a 26-byte header
-// and three section lengths, its RLE rows each at least 2 bytes a 128 and a
-// 2-byte count. GIF's canvas may be far larger than its first frame.
+// 1 + a pixel's bytes. GIF's canvas may be far larger than its first frame.
 std::uint64_t stb_min_bytes(const Bytes& b, Format format, const ImageShape& s) {
-  if (format == Format::tga && has(b, 0, 18)) {
-    const std::uint64_t pixel_bytes = (b[16] + 7) / 8;
-    const bool rle = b[2] >= 9;
-    const std::uint64_t pixels = bits_to_bytes(s.width, s.height, 8);
-    if (!rle) return 18 + (pixels > UINT64_MAX / pixel_bytes ? UINT64_MAX : pixels * pixel_bytes);
-    return 18 + (pixels / 128) * (1 + pixel_bytes);
-  }
-  if (format == Format::psd && has(b, 0, 26)) {
-    const std::uint64_t planes = read_uint(b, 12, 2, true);
-    const std::uint64_t least_rows = bits_to_bytes(s.height, planes, 8 * 2);  // each row's count, or a packet
-    return 26 + 12 + 2 + std::max(least_rows, bits_to_bytes(s.width, s.height, 8 * planes) / 64);
-  }
-  return 0;
+  if (format != Format::tga || !has(b, 0, 18)) return 0;
+  const std::uint64_t pixel_bytes = (b[16] + 7) / 8;
+  const bool rle = b[2] >= 9;
+  const std::uint64_t pixels = bits_to_bytes(s.width, s.height, 8);
+  if (!rle) return 18 + (pixels > UINT64_MAX / pixel_bytes ? UINT64_MAX : pixels * pixel_bytes);
+  return 18 + (pixels / 128) * (1 + pixel_bytes);
 }
 
 std::optional<ImageShape> stb_probe(const Bytes& file, Format format) {
-  std::optional<ImageShape> shape = stb_shape(file, format);
+  std::optional<ImageShape> shape = stb_shape(file);
   if (shape) shape->min_bytes = stb_min_bytes(file, format, *shape);
   return shape;
 }
@@ -126,8 +117,8 @@ std::optional<ImageShape> stb_probe(const Bytes& file, Format format) {
 std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
   switch (format) {
     case Format::jpeg: return jpeg_shape(file);
+    case Format::psd: return psd_shape(file);
     case Format::tga:
-    case Format::psd:
     case Format::gif: return stb_probe(file, format);
 #if !GPUIMG_WITH_OPENCV
     case Format::bmp:

@@ -19,11 +19,12 @@
 #define STBI_NO_LINEAR
 #define STBI_NO_PIC
 #define STBI_NO_JPEG  // libjpeg, in every build
+#define STBI_NO_PSD   // psd_codec.cpp
 #if GPUIMG_WITH_OPENCV
 #define STBI_NO_BMP
 #define STBI_NO_PNM
 #endif
-// GIF, TGA and PSD store each side in 16 bits. A wider BMP or PNM is
+// GIF and TGA store each side in 16 bits. A wider BMP or PNM is
 // almost always a crafted file, and a smaller cap keeps stb's int size
 // arithmetic far from overflow whatever --max-pixels allows.
 #define STBI_MAX_DIMENSIONS (1 << 16)
@@ -43,15 +44,9 @@ namespace {
                      (reason ? reason : "stb_image gave no reason") + ")");
 }
 
-// stb_image 2.27 gets two things about 16-bit files wrong, corrected here:
-// stbi_is_16_bit_from_memory never recognises a 16-bit PSD (with GCC its
-// STBI_NOTUSED does not evaluate the header reads it wraps, so it reads the
-// depth from the wrong offset), and 16-bit PNM samples come back in the
-// file's big-endian order instead of the host's.
-bool is_16bit(const Bytes& file, Format format) {
-  if (format == Format::psd) return file.size() >= 24 && file[22] == 0 && file[23] == 16;  // depth field
-  return stbi_is_16_bit_from_memory(file.data(), static_cast<int>(file.size()));
-}
+// stb_image 2.27 returns 16-bit PNM samples in the file's big-endian order
+// instead of the host's.
+bool is_16bit(const Bytes& file) { return stbi_is_16_bit_from_memory(file.data(), static_cast<int>(file.size())); }
 
 void swap_bytes_on_little_endian_host(Image& img) {
   if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) return;
@@ -59,7 +54,7 @@ void swap_bytes_on_little_endian_host(Image& img) {
 }
 
 // stb_image reads the bytes past the end of a buffer as zeros, and its TGA
-// reader ignores a short read: from memory, a truncated TGA, PSD or GIF
+// reader ignores a short read: from memory, a truncated TGA or GIF
 // decodes into invented (or uninitialised) pixels. Read through callbacks,
 // every request stb makes past the end is seen, and the file is refused.
 // stb asks in two ways: refilling its own buffer (the first request a
@@ -124,7 +119,7 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   }
   check_pixel_limit({static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height)}, max_pixels);
 
-  const bool wide = is_16bit(file, format);
+  const bool wide = is_16bit(file);
   Source source{&file};
   void* raw = wide ? static_cast<void*>(stbi_load_16_from_callbacks(&kCallbacks, &source, &width, &height, &channels, 0))
                    : static_cast<void*>(stbi_load_from_callbacks(&kCallbacks, &source, &width, &height, &channels, 0));
@@ -137,14 +132,14 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   return img;
 }
 
-std::optional<ImageShape> stb_shape(const Bytes& file, Format format) {
+std::optional<ImageShape> stb_shape(const Bytes& file) {
   if (file.size() > INT_MAX) return std::nullopt;  // decode_with_stb refuses it
   int width = 0, height = 0, channels = 0;
   Source source{&file};
   const bool known = stbi_info_from_callbacks(&kCallbacks, &source, &width, &height, &channels);
   if (!known || width <= 0 || height <= 0 || channels < 1 || channels > 4) return std::nullopt;
   return ImageShape{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height), channels,
-                    is_16bit(file, format) ? Depth::U16 : Depth::U8};
+                    is_16bit(file) ? Depth::U16 : Depth::U8};
 }
 
 Bytes encode_with_stb(const Image& img, Format format) {

@@ -61,18 +61,35 @@ inline Bytes png_header(std::uint32_t width, std::uint32_t height, std::uint8_t 
   return b;
 }
 
-// An uncompressed PSD: header, three empty sections, then planar channels.
-inline Bytes psd_file(int w, int h, int channels, int bits, const std::vector<std::uint16_t>& planar) {
+// A PSD's header and three empty sections, in colour mode `mode` (1 gray,
+// 3 RGB, 4 CMYK, ...).
+inline Bytes psd_header(int w, int h, int channels, int bits, int mode = 3) {
   Bytes b = {'8', 'B', 'P', 'S', 0, 1, 0, 0, 0, 0, 0, 0, 0, static_cast<std::uint8_t>(channels)};
   put_be(b, static_cast<std::uint64_t>(h), 4);
   put_be(b, static_cast<std::uint64_t>(w), 4);
   put_be(b, static_cast<std::uint64_t>(bits), 2);
-  put_be(b, 3, 2);  // RGB colour mode
+  put_be(b, static_cast<std::uint64_t>(mode), 2);
   put_be(b, 0, 4);  // colour mode data, image resources, layers: all empty
   put_be(b, 0, 4);
   put_be(b, 0, 4);
-  put_be(b, 0, 2);  // raw, not RLE
+  return b;
+}
+
+// An uncompressed PSD: header, three empty sections, then planar channels.
+inline Bytes psd_file(int w, int h, int channels, int bits, const std::vector<std::uint16_t>& planar, int mode = 3) {
+  Bytes b = psd_header(w, h, channels, bits, mode);
+  put_be(b, 0, 2);  // raw
   for (std::uint16_t v : planar) put_be(b, v, bits / 8);
+  return b;
+}
+
+// A PackBits PSD of 8-bit samples: `rows` holds every plane's rows already
+// compressed, plane after plane.
+inline Bytes psd_packbits_file(int w, int h, int channels, const std::vector<Bytes>& rows, int mode = 3) {
+  Bytes b = psd_header(w, h, channels, 8, mode);
+  put_be(b, 1, 2);
+  for (const Bytes& row : rows) put_be(b, row.size(), 2);
+  for (const Bytes& row : rows) b.insert(b.end(), row.begin(), row.end());
   return b;
 }
 
