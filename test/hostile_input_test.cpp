@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -291,6 +293,46 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair{"dev_urandom", std::function<void(const std::string&)>(
                                      [](const std::string& p) { fs::create_symlink("/dev/urandom", p); })}),
     [](const testing::TestParamInfo<HostileFile::ParamType>& info) { return std::string(info.param.first); });
+
+// libpng's own crasher files, published for readers to test against.
+class LibpngCrasher : public testing::TestWithParam<std::string> {};
+
+TEST_P(LibpngCrasher, FailsCleanlyInBoundedMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory is no measure of the program's own";
+#endif
+  TempDir dir;
+  write_image(dir.file("small.png"), random_image(1, 1, 3, Depth::U8, 1));
+  const RunResult base = run_binary({dir.file("small.png"), "--invert", dir.file("base.png")});
+  ASSERT_EQ(base.status, 0) << base.err;
+
+  const fs::path file = fs::path(GPUIMG_TEST_DATA_DIR) / "libpng-crashers" / GetParam();
+  const RunResult r = run_binary({file.string(), "--invert", dir.file("out.png")});
+  const bool sound = GetParam() == "empty_ancillary_chunks.png";
+  EXPECT_EQ(r.status, sound ? 0 : 1) << r.err;
+  EXPECT_EQ(r.err.empty(), sound) << r.err;
+  if (!sound) {
+    EXPECT_THAT(r.err, testing::MatchesRegex("gpuimg: .*: (truncated|corrupt) PNG[^\n]*\n"));
+  }
+  EXPECT_EQ(fs::exists(dir.file("out.png")), sound);
+  EXPECT_LT(r.peak_rss_kib, base.peak_rss_kib + 48 * 1024);
+}
+
+std::vector<std::string> libpng_crashers() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(GPUIMG_TEST_DATA_DIR) / "libpng-crashers"))
+    if (e.path().extension() == ".png") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(, LibpngCrasher, testing::ValuesIn(libpng_crashers()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param.substr(0, info.param.size() - 4);
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 // A zTXt chunk that inflates to 64 MiB: libpng stops at the chunk limit,
 // skips the chunk, and the image itself decodes.
