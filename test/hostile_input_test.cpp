@@ -208,6 +208,21 @@ TEST(HostileInput, DecodedSizeIsCheckedWhateverTheHeaderSaid) {
   }
 }
 
+// A JPEG of 1001 scans (its one scan repeated) is refused before libjpeg
+// makes a pass for each; one scan decodes.
+TEST(HostileInput, JpegOfManyScansIsRefusedBeforeDecoding) {
+  TempDir dir;
+  write_image(dir.file("one.jpg"), random_image(16, 16, 3, Depth::U8, 9));
+  const Bytes one = load(dir.file("one.jpg"));
+  std::size_t sos = 2;
+  while (!(one[sos] == 0xff && one[sos + 1] == 0xda)) sos += 2 + (std::size_t{one[sos + 2]} << 8 | one[sos + 3]);
+  Bytes many(one.begin(), one.begin() + static_cast<std::ptrdiff_t>(sos));
+  for (int i = 0; i < 1001; ++i) many.insert(many.end(), one.begin() + static_cast<std::ptrdiff_t>(sos), one.end() - 2);
+  many.insert(many.end(), {0xff, 0xd9});
+  save(dir.file("many.jpg"), many);
+  EXPECT_EQ(read_error(dir.file("many.jpg")), dir.file("many.jpg") + ": JPEG with 1001 scans, over the 1000 gpuimg decodes");
+}
+
 // ---- PNG chunks ---------------------------------------------------------------
 
 TEST(HostileInput, PngChunkClaimingAGigabyteIsRefusedBeforeLibpngAllocatesIt) {

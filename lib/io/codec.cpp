@@ -47,6 +47,8 @@ bool checks_size_itself(Format format) {
 #endif
 }
 
+constexpr std::uint64_t kMaxJpegScans = 1000;
+
 Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
   switch (format) {
     case Format::png: return decode_png(file, max_pixels);
@@ -54,6 +56,13 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
       const JpegLayout jpeg = inspect_jpeg(file);
       if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
       if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
+      // Each scan is a pass over the image's coefficients: a file of many
+      // tiny scans costs minutes of decoding. Encoders write at most a few
+      // dozen (libjpeg's progressive script has 10).
+      if (jpeg.scans > kMaxJpegScans) {
+        throw CodecFailure("JPEG with " + std::to_string(jpeg.scans) + " scans, over the " + std::to_string(kMaxJpegScans) +
+                           " gpuimg decodes");
+      }
       return decode_jpeg(file, max_pixels);
     }
     case Format::psd: return decode_psd(file, max_pixels);

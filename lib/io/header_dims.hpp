@@ -163,6 +163,7 @@ struct JpegLayout {
   std::optional<Dims> dims;  // from the SOF segment; absent when its height is 0 (set later by DNL)
   int components = 0;        // from the SOF segment: 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK
   bool arithmetic = false;   // SOF9 to SOF15: arithmetic coding, which has no least bits a block
+  std::uint64_t scans = 0;   // SOS segments
   std::string problem;       // for malformed
 };
 
@@ -175,7 +176,7 @@ struct JpegLayout {
 // entropy-coded data only decoding can find (jpeg_codec.cpp).
 inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
   using Status = JpegLayout::Status;
-  JpegLayout out{Status::truncated, std::nullopt, 0, false, ""};
+  JpegLayout out{Status::truncated, std::nullopt, 0, false, 0, ""};
   auto malformed = [&](std::string problem) {
     out.status = Status::malformed;
     out.problem = std::move(problem);
@@ -215,6 +216,7 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     pos += len;
     if (marker != 0xda) continue;
     scanned = true;
+    ++out.scans;
     // Entropy-coded data runs to the first FF not followed by a stuffed 00,
     // a restart marker or another fill FF.
     for (;;) {
