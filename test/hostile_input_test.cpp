@@ -394,6 +394,12 @@ TEST(HostileInput, ManifestOfNoTextOrEndlessIsRefusedInBoundedMemory) {
 #if !defined(__SANITIZE_ADDRESS__)
   EXPECT_LT(r.peak_rss_kib, 200 * 1024);
 #endif
+
+  const std::string text = "# fine\n" + std::string(4097, 'x') + "\n";
+  save(dir.file("long.txt"), Bytes(text.begin(), text.end()));
+  r = run_binary({"golden", "check", dir.file("long.txt")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: " + dir.file("long.txt") + ":2: line of 4097 bytes, over the 4096 a manifest line may hold\n");
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ Thresholds parse_limits(const std::string& text) {
 // A manifest is a short text: one that is not (/dev/zero, an image named by
 // mistake) is refused from its first bytes, and none is read past 16 MiB.
 constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{16} << 20;
+constexpr std::size_t kMaxLineBytes = 4096;  // a case is a name, a path, a few operations and limits
 
 std::string read_text(const std::string& path) {
   InputReader reader(path, kMaxManifestBytes, "more than a manifest may hold");
@@ -72,6 +73,11 @@ Manifest read_manifest(const std::filesystem::path& path) {
   int number = 0;
   for (std::string line; std::getline(file, line);) {
     ++number;
+    if (line.size() > kMaxLineBytes) {
+      throw InputError(path.string() + ":" + std::to_string(number),
+                       "line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +
+                           " a manifest line may hold");
+    }
     const std::vector<std::string> all = words(line);
     if (all.empty() || all[0][0] == '#') continue;
     try {
