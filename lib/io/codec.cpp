@@ -39,12 +39,15 @@ const OutputFormat& output_format_or_throw(const std::string& path) {
 // OpenCV decodes with its own limit (2^30 pixels) and no way to pass ours,
 // so its formats are decoded only once their header has given the size
 // OpenCV will read; with none, they are refused unread.
-bool checks_size_itself(Format format) {
 #if GPUIMG_WITH_OPENCV
-  return format != Format::bmp && format != Format::pnm && format != Format::tiff && format != Format::webp;
+constexpr bool kOpenCvDecodes = true;
 #else
-  return true;
+constexpr bool kOpenCvDecodes = false;
 #endif
+
+bool checks_size_itself(Format format) {
+  const bool opencv_format = format == Format::bmp || format == Format::pnm || format == Format::tiff || format == Format::webp;
+  return !(kOpenCvDecodes && opencv_format);
 }
 
 constexpr std::uint64_t kMaxJpegScans = 1000;

@@ -38,7 +38,10 @@ struct RunResult {
   int status = -1;  // the exit status; 128 + N when killed by signal N, as a shell reports it
   std::string out, err;
   double seconds = 0;  // wall time from fork to reaping
-  long peak_rss_kib = 0;  // the child's peak resident set, as the kernel counted it
+  // The child's peak resident set as the kernel counts it, which includes
+  // the test process's own at the fork (Linux keeps the old image's peak
+  // at exec): a test comparing it keeps its own memory small.
+  long peak_rss_kib = 0;
 };
 
 namespace detail {
