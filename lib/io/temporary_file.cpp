@@ -4,8 +4,11 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <mutex>
+#include <vector>
 
 namespace gpuimg {
 namespace {
@@ -28,13 +31,34 @@ std::string random_chars() {
   return out;
 }
 
+// The temporaries that exist. Each is created and listed, or renamed or
+// removed and delisted, under the lock, so whoever holds it sees the list
+// match the files. Never freed: a signal may come while exit() runs static
+// destructors.
+struct Existing {
+  std::mutex mutex;
+  std::vector<const TemporaryFile*> files;
+};
+
+Existing& existing() {
+  static Existing* const list = new Existing;
+  return *list;
+}
+
+void delist(const TemporaryFile* file) {
+  std::vector<const TemporaryFile*>& files = existing().files;
+  files.erase(std::remove(files.begin(), files.end(), file), files.end());
+}
+
 }  // namespace
 
 TemporaryFile::TemporaryFile(int dir_fd) : dir_fd_(dir_fd) {
+  std::lock_guard<std::mutex> lock(existing().mutex);
   for (int attempt = 0; attempt < 100; ++attempt) {
     name_ = kPrefix + random_chars();
     fd_ = ::openat(dir_fd_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd_ >= 0) {
+      existing().files.push_back(this);
       exists_ = true;
       return;
     }
@@ -45,7 +69,10 @@ TemporaryFile::TemporaryFile(int dir_fd) : dir_fd_(dir_fd) {
 
 TemporaryFile::~TemporaryFile() {
   if (fd_ >= 0) ::close(fd_);
-  if (exists_) ::unlinkat(dir_fd_, name_.c_str(), 0);
+  if (!exists_) return;
+  std::lock_guard<std::mutex> lock(existing().mutex);
+  ::unlinkat(dir_fd_, name_.c_str(), 0);
+  delist(this);
 }
 
 bool TemporaryFile::close() {
@@ -55,9 +82,16 @@ bool TemporaryFile::close() {
 }
 
 bool TemporaryFile::rename_to(const std::string& name) {
+  std::lock_guard<std::mutex> lock(existing().mutex);
   if (::renameat(dir_fd_, name_.c_str(), dir_fd_, name.c_str()) != 0) return false;
+  delist(this);
   exists_ = false;
   return true;
+}
+
+void remove_temporaries_before_exit() {
+  existing().mutex.lock();  // never unlocked: the process is ending
+  for (const TemporaryFile* file : existing().files) ::unlinkat(file->dir_fd_, file->name_.c_str(), 0);
 }
 
 }  // namespace gpuimg

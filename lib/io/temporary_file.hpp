@@ -1,6 +1,8 @@
 #pragma once
 // The temporary file an output is written through (write_file_atomically in
 // file_util.hpp), made beside the output and renamed over it when complete.
+// Every one is listed while it exists, so that a process ending on a signal
+// can remove its own (app/stop_signals.hpp).
 #include <string>
 
 namespace gpuimg {
@@ -32,6 +34,12 @@ class TemporaryFile {
   int error_ = 0;
   bool exists_ = false;
   std::string name_;
+
+  friend void remove_temporaries_before_exit();
 };
+
+// For a process about to end on a signal: removes every temporary file that
+// exists, and holds off for good any thread that would create or rename one.
+void remove_temporaries_before_exit();
 
 }  // namespace gpuimg
