@@ -1,10 +1,18 @@
 // The temporary file every output is written through (write_file_atomically):
-// it fits wherever the output fits, and a run stopped by a signal removes it.
+// it fits wherever the output fits, a run stopped by a signal removes it,
+// and a later run removes those a killed run left.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <ctime>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +20,7 @@
 #include "codec.hpp"
 #include "image_compare.hpp"
 #include "run_binary.hpp"
+#include "temporary_file.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -84,6 +93,52 @@ void expect_the_signal_removes_the_temporary(int signo) {
 TEST(OutputTemporaries, CtrlCDuringAWriteRemovesTheTemporary) { expect_the_signal_removes_the_temporary(SIGINT); }
 
 TEST(OutputTemporaries, SigtermDuringAWriteRemovesTheTemporary) { expect_the_signal_removes_the_temporary(SIGTERM); }
+
+// A PID that no process has: a child's, once it has ended and been reaped.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+// An empty file at `path`, last modified `age` ago.
+void make_file_aged(const fs::path& path, std::chrono::seconds age) {
+  std::ofstream{path};
+  const timespec then = {std::time(nullptr) - age.count(), 0};
+  const timespec times[2] = {then, then};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+}
+
+// Of the leftovers, only the one of this user named for a PID that no
+// process has and unmodified for long enough is provably a dead run's, and
+// goes.
+TEST(OutputTemporaries, AWriteRemovesThoseOfDeadRunsFromItsFolder) {
+  TempDir tmp;
+  write_image(tmp.file("in.png"), random_image(9, 7, 3, Depth::U8, 43));
+  fs::create_directory(tmp / "out");
+  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getpid());
+  const std::chrono::seconds old = kStaleTemporaryAge + std::chrono::minutes(1);
+  const std::chrono::seconds recent = kStaleTemporaryAge - std::chrono::minutes(1);
+  make_file_aged(tmp / "out" / (".gpuimg-tmp-" + dead + "-Ab12Cd"), old);
+  make_file_aged(tmp / "out" / (".gpuimg-tmp-" + dead + "-Ef34Gh"), recent);
+  make_file_aged(tmp / "out" / (".gpuimg-tmp-" + alive + "-Ij56Kl"), old);
+  make_file_aged(tmp / "out" / ".gpuimg-tmp-Mn78Op", old);  // no PID: whose, no one can say
+  std::set<std::string> kept = {".gpuimg-tmp-" + dead + "-Ef34Gh", ".gpuimg-tmp-" + alive + "-Ij56Kl",
+                                ".gpuimg-tmp-Mn78Op", "o.png"};
+  if (::geteuid() == 0) {  // another user's, which only root can make here
+    const fs::path theirs = tmp / "out" / (".gpuimg-tmp-" + dead + "-Qr90St");
+    make_file_aged(theirs, old);
+    ASSERT_EQ(::chown(theirs.c_str(), 65534, 65534), 0);
+    kept.insert(theirs.filename().string());
+  }
+
+  const RunResult r = run_binary({"in.png", "--invert", "out/o.png"}, {tmp.path()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(tmp / "out")) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, kept);
+}
 
 }  // namespace
 }  // namespace gpuimg::test

@@ -159,6 +159,7 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
   };
   Fd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (dir_fd.get() < 0) throw no_temporary(errno);
+  remove_stale_temporaries(dir_fd.get());
   TemporaryFile tmp(dir_fd.get());
   if (tmp.fd() < 0) throw no_temporary(tmp.error());
   // errno is read before the throw unwinds, and so before tmp's destructor
