@@ -18,6 +18,7 @@
 #include "batch_run.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "made_folders.hpp"
 #include "report_errors.hpp"
 #include "stop_signals.hpp"
 
@@ -252,11 +253,11 @@ int execute(const BatchCommand& cmd) {
     return 128 + stop_signal();
   }
   const Where where = selection.get();
-  // Made only now, so that a run stopped or refused before this leaves nothing behind.
-  std::error_code ec;
-  fs::create_directories(cmd.output_dir, ec);
-  if (ec) throw OutputError(cmd.output_dir, "cannot create the output folder: " + ec.message());
-  if (!fs::is_directory(cmd.output_dir)) throw OutputError(cmd.output_dir, "is not a folder");
+  // Made only now, so that a run stopped or refused before this leaves
+  // nothing behind, and removed at the end if nothing was written in it.
+  MadeFolders made;
+  if (const int err = made.make(cmd.output_dir))
+    throw OutputError(cmd.output_dir, "cannot create the output folder: " + errno_text(err));
 
   BatchSettings settings;
   settings.backend = where.backend;
