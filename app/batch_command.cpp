@@ -7,7 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -19,7 +18,9 @@
 #include "batch_run.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "made_folders.hpp"
 #include "report_errors.hpp"
+#include "stop_signals.hpp"
 
 namespace gpuimg {
 namespace {
@@ -27,24 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Set by the handler, read by the workers between files; nothing else
-// happens in the handler. Lock-free, so safe to store to from a handler and
-// seen by every thread.
-std::atomic<int> g_signal{0};
-static_assert(std::atomic<int>::is_always_lock_free);
-
-extern "C" void on_signal(int signo) { g_signal.store(signo, std::memory_order_relaxed); }
-
-void install_signal_handlers() {
-  struct sigaction action {};
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // reads and writes in flight carry on; the batch stops between files
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
-
-bool interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+bool interrupted() { return stop_signal() != 0; }
 
 // Closes a descriptor this file opened; stdin is left open.
 struct OwnedFd {
@@ -56,7 +40,8 @@ struct OwnedFd {
 
 // The paths in `from`, one a line. poll() with a short timeout between
 // reads, so that Ctrl-C stops a wait on a pipe whose writer is slow or never
-// closes: the signal may land on another thread, leaving the read blocked.
+// closes: the signal goes to its own thread (stop_signals.hpp), so it never
+// interrupts the read.
 std::vector<std::string> read_list(const std::string& from) {
   OwnedFd in{from == "-" ? 0 : ::open(from.c_str(), O_RDONLY | O_CLOEXEC)};
   if (in.fd < 0) throw InputError(from, "cannot open the list of files: " + errno_text(errno));
@@ -254,7 +239,7 @@ std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
 }
 
 int execute(const BatchCommand& cmd) {
-  install_signal_handlers();
+  record_stop_signals();
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
   auto selection = std::async(std::launch::async, [&] { return choose(cmd); });
   const bool progress =
@@ -265,14 +250,14 @@ int execute(const BatchCommand& cmd) {
     todo = find_work(cmd, console);
   } catch (const Interrupted&) {
     console.line("interrupted while finding the files; nothing was written");
-    return 128 + g_signal.load();
+    return 128 + stop_signal();
   }
   const Where where = selection.get();
-  // Made only now, so that a run stopped or refused before this leaves nothing behind.
-  std::error_code ec;
-  fs::create_directories(cmd.output_dir, ec);
-  if (ec) throw OutputError(cmd.output_dir, "cannot create the output folder: " + ec.message());
-  if (!fs::is_directory(cmd.output_dir)) throw OutputError(cmd.output_dir, "is not a folder");
+  // Made only now, so that a run stopped or refused before this leaves
+  // nothing behind, and removed at the end if nothing was written in it.
+  MadeFolders made;
+  if (const int err = made.make(cmd.output_dir))
+    throw OutputError(cmd.output_dir, "cannot create the output folder: " + errno_text(err));
 
   BatchSettings settings;
   settings.backend = where.backend;
@@ -297,7 +282,7 @@ int execute(const BatchCommand& cmd) {
     console.summary(false);
     return static_cast<int>(ExitCode::device);
   }
-  const int signo = g_signal.load();
+  const int signo = stop_signal();
   console.summary(signo != 0);
   if (signo != 0) return 128 + signo;
   return console.counts().failed > 0 ? static_cast<int>(ExitCode::failure) : static_cast<int>(ExitCode::ok);

@@ -10,6 +10,7 @@
 #include "compare_command.hpp"
 #include "diff_image.hpp"
 #include "error.hpp"
+#include "file_util.hpp"
 #include "manifest.hpp"
 #include "op_options.hpp"
 
@@ -32,7 +33,12 @@ std::vector<Pipeline> pipelines(const Manifest& m) {
   return out;
 }
 
+// A case whose golden is its input is broken either way: update would
+// overwrite the input, as processing never does (check_output_path), and
+// check would compare the output with the input itself.
 Image run_case(const GoldenCase& c, const Pipeline& p, Backend backend) {
+  if (same_file(c.input.string(), c.golden.string()))
+    throw UsageError(c.golden.string() + ": is also this case's input; gpuimg never overwrites its input");
   Image img = read_image(c.input.string());
   run_pipeline(backend, img, p);
   return img;

@@ -1,10 +1,13 @@
 #include "cli.hpp"
 #include "run.hpp"
+#include "stop_signals.hpp"
 
 int main(int argc, char** argv) {
   const gpuimg::ParseResult parsed = gpuimg::parse_command_line(argc, argv);
+  if (!parsed.run && !parsed.compare && !parsed.golden && !parsed.batch) return parsed.exit_code;
+  gpuimg::take_stop_signals();
   if (parsed.compare) return gpuimg::run_compare(*parsed.compare);
   if (parsed.golden) return gpuimg::run_golden(*parsed.golden);
   if (parsed.batch) return gpuimg::run_batch_command(*parsed.batch);
-  return parsed.run ? gpuimg::run_command(parsed.command) : parsed.exit_code;
+  return gpuimg::run_command(parsed.command);
 }

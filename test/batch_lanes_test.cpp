@@ -90,6 +90,18 @@ TEST(BatchStaged, StopsTakingFilesOnceAskedTo) {
   EXPECT_EQ(files_under(tmp / "out").size(), static_cast<std::size_t>(tally.processed.load()));
 }
 
+// Another run sharing the output folder (--shard) may remove it, empty, as
+// it ends, between an item's read and its write: the write makes it again.
+TEST(BatchStaged, AWriteRemakesItsFolderGoneSinceTheRead) {
+  TempDir tmp;
+  const std::vector<BatchItem> items = many_items(tmp, 1);
+  const Lane other_run_ends = [&](Image&) { ASSERT_TRUE(fs::remove(tmp / "out")); };
+  Tally tally;
+  run_batch_staged(items, cpu_settings(1), {other_run_ends}, [] { return false; }, tally.report());
+  EXPECT_EQ(tally.processed, 1);
+  EXPECT_EQ(files_under(tmp / "out"), std::set<std::string>{"000.png"});
+}
+
 // Several lanes work at once, as a GPU's upload, kernels and download of
 // three images do, and every lane takes images from the one queue.
 TEST(BatchStaged, LanesOverlapAndShareTheWork) {

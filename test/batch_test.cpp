@@ -109,6 +109,26 @@ TEST_F(CliBatch, AnOutputFolderThatCannotBeMadeFailsThoseFilesAlone) {
   EXPECT_EQ(files_under(tmp_ / "out"), (std::set<std::string>{"a.png", "ga.png", "sub"}));
 }
 
+// Folders made for outputs that then failed are removed; a folder that was
+// there before stays, empty or not, and so does one that got an output.
+TEST_F(CliBatch, FailedFilesLeaveNoFolderMadeForThem) {
+  fs::create_directories(tmp_ / "out" / "in" / "keep");
+  write_bytes(tmp_ / "list", "in/a.png\nin/sub/corrupt.png\nin/sub/deep/missing.png\n");
+  const RunResult r = run_binary(args({"--files-from", "list"}, args(kOps, {"out/"})), {tmp_.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.err, summary(1, 2, 0))) << r.err;
+  EXPECT_TRUE(fs::exists(tmp_ / "out" / "in" / "a.png"));
+  EXPECT_TRUE(fs::is_directory(tmp_ / "out" / "in" / "keep"));
+  EXPECT_FALSE(fs::exists(tmp_ / "out" / "in" / "sub"));
+}
+
+// Nothing written: not even the output folder, nor the parents made for it.
+TEST_F(CliBatch, ABatchThatWritesNothingLeavesNoFolder) {
+  const RunResult r = run_binary(args({"in/sub/corrupt.png"}, args(kOps, {"new/out/"})), {tmp_.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_FALSE(fs::exists(tmp_ / "new"));
+}
+
 TEST_F(CliBatch, ShardsCoverEveryFileExactlyOnce) {
   std::multiset<std::string> outputs;
   int failures = 0;

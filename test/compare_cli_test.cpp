@@ -194,6 +194,37 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
   EXPECT_EQ(run_binary({"golden", "frobnicate", manifest}).status, 2);
 }
 
+// A case whose golden NAME.png is its input, by name or by a hard link:
+// update refuses it and leaves the input as it was, check reports it broken
+// rather than failed, and the other cases run.
+TEST(GoldenCli, ACaseWhoseGoldenIsItsInputIsBroken) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  fs::create_directory(tmp / "in");
+  fs::copy_file(data_dir() / "tiny.png", tmp / "in" / "tiny.png");
+  fs::create_hard_link(tmp / "in" / "tiny.png", tmp / "linked.png");
+  fs::copy_file(data_dir() / "scene.png", tmp / "scene.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  write_text(manifest,
+             "gray   | gray.png    | --invert\n"
+             "linked | in/tiny.png | --invert\n"
+             "scene_inverted | scene.png | --invert\n");
+  const std::string refused = ": is also this case's input; gpuimg never overwrites its input";
+
+  RunResult r = run_binary({"golden", "update", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("gpuimg: gray: " + (tmp / "gray.png").string() + refused), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpuimg: linked: " + (tmp / "linked.png").string() + refused), std::string::npos) << r.err;
+  EXPECT_TRUE(same_samples(read_image(data("gray.png")), read_image((tmp / "gray.png").string())));
+  EXPECT_TRUE(same_samples(read_image(data("tiny.png")), read_image((tmp / "in" / "tiny.png").string())));
+  EXPECT_TRUE(fs::exists(tmp / "scene_inverted.png"));
+
+  r = run_binary({"golden", "check", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.out.find("3 cases: 1 passed, 0 failed, 2 errors"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find((tmp / "linked.png").string() + refused), std::string::npos) << r.out;
+}
+
 TEST(GoldenCli, TheProjectsOwnGoldensPassOnTheCpu) {
   const RunResult r = run_binary({"golden", "check", (golden_dir() / "cases.txt").string(), "--device", "cpu"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;

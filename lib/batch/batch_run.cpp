@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -15,6 +14,7 @@
 #include "cuda_lane.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "made_folders.hpp"
 
 namespace gpuimg {
 namespace {
@@ -76,23 +76,29 @@ class Batch {
       finish(item, Outcome::failed, e.what());
     } catch (const std::bad_alloc&) {
       finish(item, Outcome::failed, item.input + ": out of memory");
-    } catch (const std::filesystem::filesystem_error& e) {
-      finish(item, Outcome::failed, item.output + ": cannot create its folder: " + errno_text(e.code().value()));
     }
     return false;
+  }
+
+  void make_folder(const BatchItem& item) {
+    if (const int err = folders_.make(parent_directory(item.output)))
+      throw OutputError(item.output, "cannot create its folder: " + errno_text(err));
   }
 
   // What every item goes through before it is read: a problem found while
   // planning, an output naming its input, the output's folder.
   Image read(const BatchItem& item) {
     if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
-    std::filesystem::create_directories(parent_directory(item.output));
+    make_folder(item);
     check_output_path(item.output, {item.input});
     return read_image(item.input, settings_.read);
   }
 
   void write(const BatchItem& item, const Image& img) {
     if (stopping()) return;  // dropped: the batch is stopping
+    // Again: another run sharing the output folder (--shard) may have
+    // removed it, empty, as it ended, since this item was read.
+    make_folder(item);
     write_image(item.output, img, settings_.write);
     finish(item, Outcome::processed);
   }
@@ -157,6 +163,7 @@ class Batch {
   std::atomic<bool> aborted_{false};
   std::mutex report_mutex_;
   std::exception_ptr device_error_;
+  MadeFolders folders_;  // last: its folders are removed once the threads are done
 };
 
 }  // namespace

@@ -39,7 +39,8 @@ constexpr int kLanesPerDevice = 3;
 // them. CUDA: `jobs` decode threads feed kLanesPerDevice CudaLanes per GPU
 // of settings.devices, each on its own thread (one context per GPU), which
 // feed `jobs` encode threads, through queues `jobs` deep. Parent folders of
-// outputs are created. A DeviceError stops the batch and is rethrown once
+// outputs are made, and those it made that are empty at the end removed
+// (made_folders.hpp). A DeviceError stops the batch and is rethrown once
 // every thread has ended. Returns the images each GPU processed, in the
 // order of settings.devices (nothing on the CPU).
 std::vector<std::size_t> run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings,

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "error.hpp"
+#include "temporary_file.hpp"
 
 namespace gpuimg {
 namespace {
@@ -36,13 +37,6 @@ class Fd {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
-  // Closes now and reports the result: on some filesystems (NFS) a failed
-  // write only shows up here.
-  bool close() {
-    const int fd = fd_;
-    fd_ = -1;
-    return ::close(fd) == 0;
-  }
 
  private:
   int fd_;
@@ -156,37 +150,39 @@ std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_b
 
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   const std::string dir = parent_directory(path);
-  // Beside the destination so the rename cannot cross filesystems; hidden
-  // and named for us so a leftover from a killed run is recognisable.
-  std::string tmp = (dir == "/" ? "" : dir) + "/.gpuimg-tmp-XXXXXX";
-  const int raw_fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (raw_fd < 0) {
-    const int err = errno;
-    throw OutputError(path, "cannot create a temporary file in '" + dir + "': " + errno_text(err));
-  }
-  Fd fd(raw_fd);
-  auto fail = [&](const std::string& problem) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw OutputError(path, problem + ": " + errno_text(err));
+  const std::string name = path.substr(path.find_last_of('/') + 1);  // npos + 1 == 0
+  // The temporary goes beside the destination so the rename cannot cross
+  // filesystems, and everything is done relative to the directory so no
+  // path longer than `path` is ever formed (temporary_file.hpp).
+  const auto no_temporary = [&](int err) {
+    return OutputError(path, "cannot create a temporary file in '" + dir + "': " + errno_text(err));
   };
-  // mkstemp makes the file 0600. Replacing a regular file keeps its
+  Fd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (dir_fd.get() < 0) throw no_temporary(errno);
+  remove_stale_temporaries(dir_fd.get());
+  TemporaryFile tmp(dir_fd.get());
+  if (tmp.fd() < 0) throw no_temporary(tmp.error());
+  // errno is read before the throw unwinds, and so before tmp's destructor
+  // removes the file.
+  auto fail = [&](const std::string& problem) { throw OutputError(path, problem + ": " + errno_text(errno)); };
+  // The temporary is made 0600. Replacing a regular file keeps its
   // permission bits, so `chmod 600 out.png` survives a run instead of the
   // output quietly becoming world-readable. Not its set-user/group-ID bits:
   // the new file belongs to whoever runs gpuimg, and would run as them.
   // Anything else (nothing there, or a symlink, which is replaced rather
   // than followed) gets the mode a plain new file gets.
   struct stat existing {};
-  const bool replacing = ::lstat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+  const bool replacing =
+      ::fstatat(dir_fd.get(), name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(existing.st_mode);
   const mode_t mode = replacing ? existing.st_mode & 01777 : 0666 & ~process_umask();
-  if (::fchmod(fd.get(), mode) != 0) fail("cannot set permissions");
-  if (!write_all(fd.get(), bytes.data(), bytes.size())) fail("cannot write");
+  if (::fchmod(tmp.fd(), mode) != 0) fail("cannot set permissions");
+  if (!write_all(tmp.fd(), bytes.data(), bytes.size())) fail("cannot write");
   // No fsync: it costs milliseconds per file and whole runs are timed. The
   // rename protects against our own failures (encode error, full disk,
   // being killed); against power loss, ext4 (auto_da_alloc) and btrfs
   // flush a file that replaces another by rename before the rename commits.
-  if (!fd.close()) fail("cannot write");
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot replace");
+  if (!tmp.close()) fail("cannot write");
+  if (!tmp.rename_to(name)) fail("cannot replace");
 }
 
 std::string lower_extension(const std::string& path) {

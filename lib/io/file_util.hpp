@@ -50,7 +50,8 @@ std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_b
 // Writes `bytes` to a temporary file in path's directory and renames it over
 // `path`, so readers see the old file or the new one, never a partial one.
 // A regular file it replaces keeps its permission bits (not its set-id
-// bits, owner or group); a new file gets 0666 minus the umask.
+// bits, owner or group); a new file gets 0666 minus the umask. Any `path`
+// the system takes will do: the temporary's path is never longer.
 // On failure the temporary is removed, `path` is untouched, OutputError.
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes);
 

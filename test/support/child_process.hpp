@@ -50,6 +50,20 @@ class Child {
 
   void signal(int signo) { ::kill(pid_, signo); }
 
+  // Stops it (SIGSTOP) and returns once it has stopped, so that what it was
+  // doing stays as it is until resume(). False when it ended first.
+  bool freeze() {
+    ::kill(pid_, SIGSTOP);
+    int status = 0;
+    pid_t got;
+    while ((got = ::waitpid(pid_, &status, WUNTRACED)) < 0 && errno == EINTR) {
+    }
+    if (got == pid_ && WIFSTOPPED(status)) return true;
+    if (got == pid_) record(status);
+    return false;
+  }
+  void resume() { ::kill(pid_, SIGCONT); }
+
   // The exit status once it has ended (as run_binary reports it), else nothing.
   std::optional<int> ended() {
     if (!status_) reap(false);
@@ -75,8 +89,9 @@ class Child {
     pid_t got;
     while ((got = ::waitpid(pid_, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
     }
-    if (got == pid_) status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (got == pid_) record(status);
   }
+  void record(int status) { status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
 
   pid_t pid_ = -1;
   std::optional<int> status_;

@@ -1,0 +1,62 @@
+#include "stop_signals.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+
+#include "temporary_file.hpp"
+
+namespace gpuimg {
+namespace {
+
+std::atomic<bool> g_record_only{false};
+std::atomic<int> g_recorded{0};
+
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+[[noreturn]] void end_by(int signo) {
+  std::signal(signo, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, signo);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  ::raise(signo);
+  ::_exit(128 + signo);  // not reached: both signals' default action ends the process
+}
+
+void take(sigset_t set) {
+  for (;;) {
+    int signo = 0;
+    if (sigwait(&set, &signo) != 0) continue;
+    if (g_record_only) {
+      g_recorded = signo;
+      continue;
+    }
+    remove_temporaries_before_exit();
+    end_by(signo);
+  }
+}
+
+}  // namespace
+
+void take_stop_signals() {
+  const sigset_t set = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread(take, set).detach();
+}
+
+void record_stop_signals() { g_record_only = true; }
+
+int stop_signal() { return g_recorded; }
+
+}  // namespace gpuimg
