@@ -19,6 +19,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "made_folders.hpp"
+#include "message_line.hpp"
 #include "report_errors.hpp"
 #include "stop_signals.hpp"
 
@@ -117,7 +118,7 @@ class Console {
     if (outcome == Outcome::failed) {
       ++counts_.failed;
       clear_line();
-      std::fprintf(stderr, "gpuimg: %s\n", problem.c_str());
+      print_message(problem);
       drawn_ = false;
     }
   }
@@ -128,7 +129,7 @@ class Console {
   void line(const std::string& text) {
     std::lock_guard<std::mutex> lock(mutex_);
     clear_line();
-    std::fprintf(stderr, "gpuimg: %s\n", text.c_str());
+    print_message(text);
     drawn_ = false;
   }
   Counts counts() {

@@ -14,6 +14,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "golden_command.hpp"
+#include "message_line.hpp"
 #include "op_options.hpp"
 
 namespace gpuimg {
@@ -283,7 +284,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   } catch (const CLI::ParseError& e) {
     const std::string sub = compare.chosen() ? "compare" : golden.chosen() ? "golden" : "";
-    std::cerr << "gpuimg: " << usage_message(e, sub) << hint() << "\n";
+    print_message(usage_message(e, sub) + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }
@@ -323,7 +324,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cmd.input = paths[0];
     cmd.output = paths[1];
   } catch (const UsageError& e) {
-    std::cerr << "gpuimg: " << e.what() << hint() << "\n";
+    print_message(e.what() + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

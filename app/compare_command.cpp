@@ -8,6 +8,7 @@
 #include "cli.hpp"
 #include "diff_image.hpp"
 #include "error.hpp"
+#include "message_line.hpp"
 #include "report_json.hpp"
 
 namespace gpuimg {
@@ -49,7 +50,7 @@ int execute(const CompareCommand& cmd) {
     if (c.mismatch.empty())
       write_image(cmd.diff, diff_image(expected, actual, c));
     else
-      std::cerr << "gpuimg: " << cmd.diff << ": not written: the images differ in " << c.mismatch << "\n";
+      print_message(cmd.diff + ": not written: the images differ in " + c.mismatch);
   }
   const char* device = where.backend == Backend::cuda ? "cuda" : "cpu";
   std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits})
@@ -102,9 +103,9 @@ int run_compare(const CompareCommand& cmd) {
   try {
     return execute(cmd);
   } catch (const Error& e) {
-    std::cerr << "gpuimg: " << e.what() << "\n";
+    print_message(e.what());
   } catch (const std::bad_alloc&) {
-    std::cerr << "gpuimg: out of memory\n";
+    print_message("out of memory");
   }
   return static_cast<int>(CompareExit::error);
 }

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <new>
 #include <set>
 
@@ -12,7 +11,9 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "manifest.hpp"
+#include "message_line.hpp"
 #include "op_options.hpp"
+#include "printable.hpp"
 
 namespace gpuimg {
 namespace {
@@ -55,7 +56,7 @@ void print_row(const std::string& name, const char* result, const Comparison* c,
     ssim = buf;
   }
   std::printf("%-36s %-6s %8s %10s %8s %8s%s\n", name.c_str(), result, max_diff.c_str(), differing.c_str(),
-              psnr.c_str(), ssim.c_str(), note.empty() ? "" : ("  " + note).c_str());
+              psnr.c_str(), ssim.c_str(), note.empty() ? "" : ("  " + printable(note)).c_str());
 }
 
 int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
@@ -107,11 +108,11 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
         }
       }
       if (std::string(what) != "unchanged") write_image(gc.golden.string(), img);
-      std::printf("%-10s %s\n", what, gc.golden.string().c_str());
+      std::printf("%-10s %s\n", what, printable(gc.golden.string()).c_str());
     } catch (const Error& e) {
       ++errors;
       std::fflush(stdout);
-      std::cerr << "gpuimg: " << gc.name << ": " << e.what() << "\n";
+      print_message(gc.name + ": " + e.what());
     }
   }
   if (cmd.prune && errors == 0) {
@@ -121,7 +122,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(fs::weakly_canonical(e.path()))) {
         fs::remove(e.path());
-        std::printf("%-10s %s\n", "removed", e.path().string().c_str());
+        std::printf("%-10s %s\n", "removed", printable(e.path().string()).c_str());
       }
   }
   std::fflush(stdout);
@@ -174,9 +175,9 @@ int run_golden(const GoldenCommand& cmd) {
     return execute(cmd);
   } catch (const Error& e) {
     std::fflush(stdout);
-    std::cerr << "gpuimg: " << e.what() << "\n";
+    print_message(e.what());
   } catch (const std::bad_alloc&) {
-    std::cerr << "gpuimg: out of memory\n";
+    print_message("out of memory");
   }
   return static_cast<int>(CompareExit::error);
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The outermost frame of the image-processing commands: an Error becomes its
 // one line and exit code, running out of memory one line and exit 1.
-#include <iostream>
 #include <new>
 #include <string>
 
 #include "error.hpp"
+#include "message_line.hpp"
 
 namespace gpuimg {
 
@@ -15,10 +15,10 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
   try {
     return body();
   } catch (const Error& e) {
-    std::cerr << "gpuimg: " << e.what() << "\n";
+    print_message(e.what());
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
-    std::cerr << "gpuimg: " << (subject.empty() ? "" : subject + ": ") << "out of memory\n";
+    print_message((subject.empty() ? "" : subject + ": ") + "out of memory");
     return static_cast<int>(ExitCode::failure);
   }
 }

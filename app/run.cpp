@@ -9,6 +9,7 @@
 
 #include "device_choice.hpp"
 #include "error.hpp"
+#include "printable.hpp"
 #include "report_errors.hpp"
 
 namespace gpuimg {
@@ -20,8 +21,8 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 void print_plan(const Command& cmd, const Image& img, const BackendSelection& where, const RunTimes& t,
                 double decode_ms, double device_ms) {
-  std::fprintf(stderr, "gpuimg: %s: %dx%d %s, decoded in %.1f ms\n", cmd.input.c_str(), img.width, img.height,
-               describe(img.channels, img.depth).c_str(), decode_ms);
+  std::fprintf(stderr, "gpuimg: %s: %dx%d %s, decoded in %.1f ms\n", printable(cmd.input).c_str(), img.width,
+               img.height, describe(img.channels, img.depth).c_str(), decode_ms);
   std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
@@ -76,7 +77,7 @@ int execute(const Command& cmd) {
   const auto encode_start = Clock::now();
   write_image(cmd.output, img, cmd.write);
   if (cmd.verbose)
-    std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all\n", cmd.output.c_str(),
+    std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all\n", printable(cmd.output).c_str(),
                  ms_since(encode_start), ms_since(start));
   return static_cast<int>(ExitCode::ok);
 }

@@ -1,6 +1,8 @@
 #pragma once
 // Failures travel as typed exceptions up to the CLI, which prints one line
 // and exits with the code of the failure's kind. The library never exits.
+// Messages hold file names as their raw bytes; the CLI escapes each line as
+// it prints it (app/message_line.hpp), so no name can break the line.
 #include <stdexcept>
 #include <string>
 
