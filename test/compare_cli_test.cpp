@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "json.hpp"
 #include "run_binary.hpp"
+#include "utf8.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -84,7 +86,40 @@ TEST(CompareCli, JsonOnStdout) {
       << r.out;
   EXPECT_NE(r.out.find("\"thresholds\": {\"min-psnr\": 30}"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"overall\": {\"max_diff\": 84, \"differing_pixels\": 62095,"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.back(), '\n');
+  EXPECT_EQ(r.out.back(), '\n');  EXPECT_NO_THROW(parse_json(r.out)) << r.out;
+}
+
+// Names with bytes that are not UTF-8, controls, quotes and backslashes:
+// the JSON stays valid for a strict reader, and each path reads back
+// exactly from its printable form (docs/compare.md).
+TEST(CompareCli, JsonIsValidWhateverTheFileNames) {
+  TempDir tmp;
+  const std::vector<std::string> names = {"q\"uote\\back\x01ctl\xff\xfe.png", "\xc3\x28\x7f\tn\nr\r\x1b[2J\"\\x41.png",
+                                          "\xed\xa0\x80\xc2\x85\xe2\x82.png"};
+  for (const std::string& name : names) fs::copy_file(data_dir() / "scene.png", tmp / name);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string expected = names[i], actual = names[(i + 1) % names.size()];
+    const RunResult r = run_binary({"compare", expected, actual, "--json", "--device", "cpu"}, {tmp.path()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    try {
+      const Json report = parse_json(r.out);
+      EXPECT_EQ(unescape_printable(report["expected"]["path"].string), expected);
+      EXPECT_EQ(unescape_printable(report["actual"]["path"].string), actual);
+      EXPECT_EQ(report["result"].string, "identical");
+    } catch (const std::runtime_error& e) {
+      ADD_FAILURE() << e.what() << "\n" << r.out;
+    }
+  }
+}
+
+// The reader the test above trusts refuses what a strict parser must.
+TEST(CompareCli, TheStrictJsonReaderRefusesInvalidText) {
+  for (const char* bad : {"\"\xff\"", "\"\x01\"", "\"\\udc00\"", "\"\\ud800x\"", "\"\\x41\"", "[1,]", "{\"a\" 1}",
+                          "01", "1.", "{} x", "nul"})
+    EXPECT_THROW(parse_json(bad), std::runtime_error) << bad;
+  const Json good = parse_json("{\"a\": [\"\\ud83d\\ude00\\n\", -1.5e2, true, null]}");
+  EXPECT_EQ(good["a"].items[0].string, "\xf0\x9f\x98\x80\n");
+  EXPECT_EQ(good["a"].items[1].number, -150);
 }
 
 TEST(CompareCli, DiffPicture) {

@@ -1,25 +1,20 @@
 #include "report_json.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include "printable.hpp"
 
 namespace gpuimg {
 namespace {
 
+// printable() first: a file name may hold any bytes, and JSON must be
+// UTF-8. What it returns is UTF-8 with no control character, so only '"'
+// and '\\' remain to escape; the name reads back from the printable form.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
-  for (const char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += ch;
-    }
+  for (const char ch : printable(s)) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
   }
   return out + "\"";
 }
