@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 #include <sstream>
 
@@ -15,6 +15,7 @@
 #include "file_util.hpp"
 #include "golden_command.hpp"
 #include "message_line.hpp"
+#include "number_text.hpp"
 #include "op_options.hpp"
 
 namespace gpuimg {
@@ -65,15 +66,6 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
   return what;
 }
 
-int parse_jobs(const std::string& text) {
-  int v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || p != end || v < 1 || v > 1024)
-    throw UsageError("--jobs: must be an integer from 1 to 1024, got '" + text + "'");
-  return v;
-}
-
 std::string parse_format(const std::string& text) {
   std::string ext = text;
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
@@ -85,6 +77,10 @@ std::string parse_format(const std::string& text) {
     throw UsageError("--format: must be one of " + list + ", got '" + text + "'");
   }
   return ext;
+}
+
+int parse_int_option(const char* option, const std::string& text, int lo, int hi) {
+  return static_cast<int>(parse_number(std::string(option) + ":", text, NumberForm::integer, lo, hi));
 }
 
 // Whether OUTPUT names a folder by itself: a trailing '/', or an existing
@@ -102,15 +98,16 @@ bool names_folder(const std::string& path) {
 
 // The options that only a batch takes, as the user sees them.
 struct BatchFlags {
-  std::string files_from, format, jobs, shard, devices;
+  std::string files_from, format;
+  std::optional<std::string> jobs, shard, devices;  // numbers: given empty is refused, not taken as absent
   bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
 
   std::string first_given() const {
     if (!files_from.empty()) return "--files-from";
     if (!format.empty()) return "--format";
-    if (!jobs.empty()) return "--jobs";
-    if (!shard.empty()) return "--shard";
-    if (!devices.empty()) return "--devices";
+    if (jobs) return "--jobs";
+    if (shard) return "--shard";
+    if (devices) return "--devices";
     if (no_recursive) return "--no-recursive";
     if (skip_existing) return "--skip-existing";
     if (fail_fast) return "--fail-fast";
@@ -136,12 +133,12 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
   if (!flags.format.empty()) batch.format = parse_format(flags.format);
-  batch.jobs = flags.jobs.empty() ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                                  : parse_jobs(flags.jobs);
-  if (!flags.shard.empty()) batch.shard = parse_shard(flags.shard);
-  if (!flags.devices.empty()) {
+  batch.jobs = flags.jobs ? parse_int_option("--jobs", *flags.jobs, 1, 1024)
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (flags.shard) batch.shard = parse_shard(*flags.shard);
+  if (flags.devices) {
     if (cmd.device == DeviceChoice::cpu) throw UsageError("--devices: picks GPUs, so not with --device cpu");
-    batch.devices = parse_devices(flags.devices);
+    batch.devices = parse_devices(*flags.devices);
   }
   batch.skip_existing = flags.skip_existing;
   batch.fail_fast = flags.fail_fast;
@@ -154,25 +151,12 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   return batch;
 }
 
-int parse_int_option(const char* option, const std::string& text, int lo, int hi) {
-  int v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || p != end || v < lo || v > hi)
-    throw UsageError(std::string(option) + ": must be an integer from " + std::to_string(lo) + " to " +
-                     std::to_string(hi) + ", got '" + text + "'");
-  return v;
-}
-
 }  // namespace
 
 std::uint64_t parse_max_pixels(const std::string& text) {
-  std::uint64_t v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || p != end || v == 0)
-    throw UsageError("--max-pixels: must be a positive integer, got '" + text + "'");
-  return v;
+  const std::optional<std::uint64_t> v = read_integer<std::uint64_t>(text);
+  if (!v || *v == 0) throw UsageError("--max-pixels: must be a positive integer, got '" + text + "'");
+  return *v;
 }
 
 DeviceChoice parse_device(const std::string& text) {
@@ -192,13 +176,11 @@ DeviceSet parse_devices(const std::string& text) {
   std::size_t at = 0;
   for (;;) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
-    int v = -1;
-    const char* end = text.data() + comma;
-    auto [p, ec] = std::from_chars(text.data() + at, end, v);
-    if (ec != std::errc() || p != end || v < 0) throw bad();
-    if (std::find(set.listed.begin(), set.listed.end(), v) != set.listed.end())
-      throw UsageError("--devices: GPU " + std::to_string(v) + " is listed twice");
-    set.listed.push_back(v);
+    const std::optional<int> v = read_integer<int>(std::string_view(text).substr(at, comma - at));
+    if (!v || *v < 0) throw bad();
+    if (std::find(set.listed.begin(), set.listed.end(), *v) != set.listed.end())
+      throw UsageError("--devices: GPU " + std::to_string(*v) + " is listed twice");
+    set.listed.push_back(*v);
     if (comma == text.size()) return set;
     at = comma + 1;
   }
@@ -229,7 +211,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   ParseResult result;
   Command& cmd = result.command;
-  std::string device = "auto", max_pixels, quality, png_level;
+  std::string device = "auto";
+  std::optional<std::string> max_pixels, quality, png_level;  // given empty is refused, not taken as absent
   bool list_ops = false;
   std::vector<std::string> paths;
   BatchFlags flags;
@@ -295,9 +278,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return result;
     }
     cmd.device = parse_device(device);
-    if (!max_pixels.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels);
-    if (!quality.empty()) cmd.write.jpeg_quality = parse_int_option("--quality", quality, 1, 100);
-    if (!png_level.empty()) cmd.write.png_level = parse_int_option("--png-level", png_level, 0, 9);
+    if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
+    if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
+    if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
 
     if (compare.chosen() || golden.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.

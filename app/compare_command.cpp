@@ -93,7 +93,7 @@ CompareCli::CompareCli(CLI::App& parent) {
 CompareCommand CompareCli::command() const {
   CompareCommand cmd = cmd_;
   cmd.device = parse_device(device_);
-  if (!max_pixels_.empty()) cmd.read.max_pixels = parse_max_pixels(max_pixels_);
+  if (max_pixels_) cmd.read.max_pixels = parse_max_pixels(*max_pixels_);
   for (const auto& [spec, text] : limits_)
     if (sub_->count(std::string("--") + spec->name)) cmd.limits.push_back(parse_threshold("--", *spec, text));
   return cmd;

@@ -1,5 +1,6 @@
 #pragma once
 // `gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]`.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,7 +40,8 @@ class CompareCli {
  private:
   CLI::App* sub_;
   CompareCommand cmd_;
-  std::string device_ = "auto", max_pixels_;
+  std::string device_ = "auto";
+  std::optional<std::string> max_pixels_;  // set even when given empty, which is refused
   std::vector<std::pair<const ThresholdSpec*, std::string>> limits_;
 };
 

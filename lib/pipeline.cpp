@@ -1,54 +1,14 @@
 #include "pipeline.hpp"
 
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-
 #include "error.hpp"
+#include "number_text.hpp"
 
 namespace gpuimg {
 namespace {
 
-// The shortest text that reads back as the same double: "0.8", not "0.80000000000000004".
-std::string format_number(double v) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  return std::string(buf, end);
-}
-
-std::string range_text(const ParamSpec& spec) {
-  const char* what = spec.type == ParamType::integer ? "an integer" : "a finite number";
-  return std::string(what) + " from " + format_number(spec.min) + " to " + format_number(spec.max);
-}
-
-// Whole-string parses: "3x", "", " 3" and "0x10" are all refused.
-bool parse_integer(const std::string& text, double* out) {
-  long long v = 0;
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || p != end) return false;
-  *out = static_cast<double>(v);
-  return true;
-}
-
-bool parse_real(const std::string& text, double* out) {
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
 double parse_value(const char* op, const ParamSpec& spec, const std::string& text) {
-  double v = 0;
-  const bool ok = spec.type == ParamType::integer ? parse_integer(text, &v) : parse_real(text, &v);
-  if (!ok || v < spec.min || v > spec.max)
-    throw UsageError(std::string("--") + op + ": " + spec.name + " must be " + range_text(spec) + ", got '" + text +
-                     "'");
-  return v;
+  const NumberForm form = spec.type == ParamType::integer ? NumberForm::integer : NumberForm::decimal;
+  return parse_number(std::string("--") + op + ": " + spec.name, text, form, spec.min, spec.max);
 }
 
 }  // namespace
@@ -84,7 +44,7 @@ std::string describe(const OpRecord& rec) {
     // Printed from the record itself, so -v shows what the GPU receives.
     const auto values = Op::values(rec.get<Op>());
     for (std::size_t i = 0; i < values.size(); ++i)
-      text += std::string(" ") + Op::params[i].name + "=" + format_number(values[i]);
+      text += std::string(" ") + Op::params[i].name + "=" + number_text(values[i]);
   });
   return text;
 }

@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "error.hpp"
+#include "thresholds.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -18,9 +18,9 @@ struct Parsed {
   std::string err;
 };
 
-Parsed parse(std::initializer_list<const char*> args) {
+Parsed parse(const std::vector<std::string>& args) {
   std::vector<const char*> argv = {"gpuimg"};
-  argv.insert(argv.end(), args.begin(), args.end());
+  for (const std::string& a : args) argv.push_back(a.c_str());
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
   Parsed p{parse_command_line(static_cast<int>(argv.size()), argv.data()), ""};
@@ -90,7 +90,7 @@ TEST_P(CliParseRejects, WithUsageStatusAndOneLine) {
 }
 
 const char* kBlurRange = "--blur: R must be an integer from 1 to 4096, got ";
-const char* kSharpenRange = "--sharpen: F must be a finite number from 0 to 1000, got ";
+const char* kSharpenRange = "--sharpen: F must be a decimal number from 0 to 1000, got ";
 
 INSTANTIATE_TEST_SUITE_P(
     BadValues, CliParseRejects,
@@ -109,6 +109,15 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--sharpen", "1e400", "b.png"}, kSharpenRange},
                     BadCase{{"a.png", "--sharpen", "0.5.1", "b.png"}, kSharpenRange},
                     BadCase{{"a.png", "--sharpen", " 1", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "1 ", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "0x10", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "0X1P3", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "infinity", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "1e", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "+-1", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--sharpen", "0,5", "b.png"}, kSharpenRange},
+                    BadCase{{"a.png", "--blur", "1e1", "b.png"}, kBlurRange},
+                    BadCase{{"a.png", "--blur", "0x10", "b.png"}, kBlurRange},
                     BadCase{{"a.png", "--device", "gpu", "b.png"}, "--device: must be auto, cuda or cpu"},
                     BadCase{{"a.png", "--max-pixels", "0", "b.png"}, "--max-pixels: must be a positive integer"},
                     BadCase{{"a.png", "--max-pixels", "-5", "b.png"}, "--max-pixels: must be a positive integer"},
@@ -124,6 +133,79 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "b.png", "c.png"}, "unexpected argument 'c.png'"},
                     BadCase{{"a.png", "b.png", "--blur"}, "--blur"},
                     BadCase{{"a.png", "--invert=yes", "b.png"}, "invert"}));
+
+// Every option that takes a number, and the words of its line up to that
+// number; the number's text is `prefix` + the value under test + `suffix`.
+struct NumberOption {
+  std::vector<std::string> before;
+  std::string prefix, suffix;
+  std::string named;  // what the message calls the option
+};
+
+const std::vector<NumberOption> kNumberOptions = {
+    {{"a.png", "b.png", "--blur"}, "", "", "--blur: R"},
+    {{"a.png", "b.png", "--sharpen"}, "", "", "--sharpen: F"},
+    {{"a.png", "b.png", "--quality"}, "", "", "--quality:"},
+    {{"a.png", "b.png", "--png-level"}, "", "", "--png-level:"},
+    {{"a.png", "b.png", "--max-pixels"}, "", "", "--max-pixels:"},
+    {{"in/", "out/", "--jobs"}, "", "", "--jobs:"},
+    {{"in/", "out/", "--shard"}, "1/", "", "--shard:"},
+    {{"in/", "out/", "--shard"}, "", "/2", "--shard:"},
+    {{"in/", "out/", "--devices"}, "0,", "", "--devices:"},
+    {{"compare", "a.png", "b.png", "--max-pixels"}, "", "", "--max-pixels:"},
+    {{"compare", "a.png", "b.png", "--max-diff"}, "", "", "--max-diff:"},
+    {{"compare", "a.png", "b.png", "--max-differing"}, "", "", "--max-differing:"},
+    {{"compare", "a.png", "b.png", "--max-differing-share"}, "", "", "--max-differing-share:"},
+    {{"compare", "a.png", "b.png", "--max-mae"}, "", "", "--max-mae:"},
+    {{"compare", "a.png", "b.png", "--max-rmse"}, "", "", "--max-rmse:"},
+    {{"compare", "a.png", "b.png", "--min-psnr"}, "", "", "--min-psnr:"},
+    {{"compare", "a.png", "b.png", "--psnr"}, "", "", "--min-psnr:"},
+    {{"compare", "a.png", "b.png", "--min-ssim"}, "", "", "--min-ssim:"},
+    {{"compare", "a.png", "b.png", "--ssim"}, "", "", "--min-ssim:"},
+};
+
+TEST(CliParse, EveryNumericOptionRefusesAllButPlainDecimals) {
+  for (const NumberOption& o : kNumberOptions)
+    for (const char* bad : {"0x1", "0X1", "0x1p0", "inf", "nan", "infinity", " 1", "1 ", "1x", "x1", "+-1", "1e",
+                            ""}) {
+      std::vector<std::string> args = o.before;
+      const std::string value = o.prefix + bad + o.suffix;
+      args.push_back(value);
+      SCOPED_TRACE(testing::PrintToString(args));
+      const Parsed p = parse(args);
+      EXPECT_EQ(p.result.exit_code, static_cast<int>(ExitCode::usage)) << p.err;
+      EXPECT_EQ(p.err.rfind("gpuimg: " + o.named + " must be ", 0), 0u) << p.err;
+      EXPECT_NE(p.err.find("got '" + value + "'"), std::string::npos) << p.err;
+      EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
+    }
+}
+
+// 1e-320 is a subnormal and 1e-400 rounds to zero: both lie inside the
+// ranges, so both are taken, as the nearest double.
+TEST(CliParse, NumbersThatUnderflowAreTakenWhereInRange) {
+  Parsed p = parse({"a.png", "--sharpen", "1e-320", "--sharpen", "1e-400", "--sharpen", "2.5E-1", "--sharpen", ".5",
+                    "b.png"});
+  ASSERT_TRUE(p.result.run) << p.err;
+  EXPECT_EQ(plan(p), (std::vector<std::string>{"sharpen F=1e-320", "sharpen F=0", "sharpen F=0.25", "sharpen F=0.5"}));
+
+  p = parse({"compare", "a.png", "b.png", "--psnr", "1e-320", "--max-mae", "1e-400", "--max-diff", "1E1"});
+  ASSERT_TRUE(p.result.compare.has_value()) << p.err;
+  ASSERT_EQ(p.result.compare->limits.size(), 3u);
+  EXPECT_EQ(describe(p.result.compare->limits), "max-diff=10 max-mae=0 min-psnr=1e-320");
+}
+
+// A sign is part of a plain decimal, integers' included; the range decides.
+TEST(CliParse, IntegersTakeASign) {
+  const Parsed p = parse({"a.png", "--blur", "+3", "--quality", "+80", "--png-level", "-0", "b.jpg"});
+  ASSERT_TRUE(p.result.run) << p.err;
+  EXPECT_EQ(plan(p), std::vector<std::string>{"blur R=3"});
+  EXPECT_EQ(p.result.command.write.jpeg_quality, 80);
+  EXPECT_EQ(p.result.command.write.png_level, 0);
+  const Parsed batch = parse({"in/", "out/", "--jobs", "+2", "--shard", "+1/+2"});
+  ASSERT_TRUE(batch.result.batch.has_value()) << batch.err;
+  EXPECT_EQ(batch.result.batch->jobs, 2);
+  EXPECT_EQ(batch.result.batch->shard.count, 2);
+}
 
 TEST(CliParse, HelpListsEveryOpWithRangeAndExample) {
   testing::internal::CaptureStdout();

@@ -40,6 +40,9 @@ TEST(CompareCli, ExitZeroForIdenticalOneForDifferentTwoForErrors) {
            {"compare", data("scene.png")},
            {"compare", data("scene.png"), data("scene.png"), "extra"},
            {"compare", data("scene.png"), data("scene.png"), "--max-diff", "x"},
+           {"compare", data("scene.png"), data("scene.png"), "--max-diff", "0x10"},
+           {"compare", data("scene.png"), data("scene.png"), "--psnr", "inf"},
+           {"compare", data("scene.png"), data("scene.png"), "--max-pixels", ""},
            {"compare", data("scene.png"), data("scene.png"), "--device", "gpu"},
            {"compare", data("scene.png"), data("scene.png"), "--blur", "3"}}) {
     SCOPED_TRACE(testing::PrintToString(args));
@@ -212,7 +215,12 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
       {"a | gray.png | --blurr 3\n", "golden.txt:1: not an operation or its value: --blurr 3"},
       {"a | gray.png | --blur 0\n", "golden.txt:1: --blur: R must be an integer from 1 to 4096, got '0'"},
       {"a | gray.png | | psnr=3\n", "golden.txt:1: 'psnr=3' is not LIMIT=VALUE"},
-      {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a number from 0 to 65535, got '-1'"},
+      {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '-1'"},
+      {"a | gray.png | | max-diff=0x10\n",
+       "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '0x10'"},
+      {"a | gray.png | | min-psnr=inf\n", "golden.txt:1: min-psnr: must be a decimal number from 0 to inf, got 'inf'"},
+      {"a | gray.png | --sharpen 0x10\n",
+       "golden.txt:1: --sharpen: F must be a decimal number from 0 to 1000, got '0x10'"},
       {"a | gray.png |\na | gray.png |\n", "golden.txt:2: name 'a' repeats"},
       {"# nothing\n", "golden.txt: no cases in the manifest"},
       {"a | missing.png |\n", "missing.png: no such file"},

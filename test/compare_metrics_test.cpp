@@ -132,7 +132,7 @@ TEST(CompareThresholds, BadLimitsAreRefused) {
     parse_threshold("--", *find_threshold("max-diff"), "-1");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), "--max-diff: must be a number from 0 to 65535, got '-1'");
+    EXPECT_EQ(std::string(e.what()), "--max-diff: must be a decimal number from 0 to 65535, got '-1'");
   }
   EXPECT_EQ(find_threshold("psnr"), nullptr);  // aliases are the CLI's only
 }

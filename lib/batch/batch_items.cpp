@@ -1,7 +1,6 @@
 #include "batch_items.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -9,6 +8,7 @@
 #include "codec.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "number_text.hpp"
 
 namespace gpuimg {
 namespace {
@@ -77,16 +77,11 @@ std::string output_extension(const std::string& input, const std::string& format
 
 Shard parse_shard(const std::string& text) {
   const auto slash = text.find('/');
-  Shard s{0, 0};
-  const auto number = [](const std::string& part, int& v) {
-    const char* end = part.data() + part.size();
-    auto [p, ec] = std::from_chars(part.data(), end, v);
-    return ec == std::errc() && p == end;
-  };
-  if (slash == std::string::npos || !number(text.substr(0, slash), s.index) ||
-      !number(text.substr(slash + 1), s.count) || s.index < 1 || s.index > s.count)
-    throw UsageError("--shard: must be K/N with 1 <= K <= N, got '" + text + "'");
-  return s;
+  const std::string_view whole = text;
+  const std::optional<int> k = read_integer<int>(whole.substr(0, slash));
+  const std::optional<int> n = slash == std::string::npos ? std::nullopt : read_integer<int>(whole.substr(slash + 1));
+  if (!k || !n || *k < 1 || *k > *n) throw UsageError("--shard: must be K/N with 1 <= K <= N, got '" + text + "'");
+  return {*k, *n};
 }
 
 std::string map_output(const std::string& output_dir, const std::string& relative, const std::string& extension) {

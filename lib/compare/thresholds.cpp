@@ -1,21 +1,6 @@
 #include "thresholds.hpp"
 
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-#include <cstring>
-
-#include "error.hpp"
-
 namespace gpuimg {
-
-std::string number_text(double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  return std::string(buf, end);
-}
 
 const ThresholdSpec* find_threshold(const std::string& name) {
   for (const ThresholdSpec& s : kThresholds)
@@ -24,13 +9,7 @@ const ThresholdSpec* find_threshold(const std::string& name) {
 }
 
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? NAN : std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE || std::isnan(v) || v < spec.min || v > spec.max)
-    throw UsageError(where + spec.name + ": must be a number from " + number_text(spec.min) + " to " +
-                     number_text(spec.max) + ", got '" + text + "'");
-  return {&spec, v};
+  return {&spec, parse_number(where + spec.name + ":", text, NumberForm::decimal, spec.min, spec.max)};
 }
 
 std::vector<std::string> failures(const Comparison& cmp, const Thresholds& limits) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comparison.hpp"
+#include "number_text.hpp"
 
 namespace gpuimg {
 
@@ -48,7 +49,7 @@ struct Threshold {
 using Thresholds = std::vector<Threshold>;
 
 // Builds a threshold from its name and the text of its limit. Throws
-// UsageError ("--min-psnr: must be a number from 0 to inf, got 'x'"), with
+// UsageError ("--min-psnr: must be a decimal number from 0 to inf, got 'x'"), with
 // `where` in front of the name ("--" on the command line).
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text);
 const ThresholdSpec* find_threshold(const std::string& name);  // by name, nullptr if none
@@ -59,8 +60,5 @@ std::vector<std::string> failures(const Comparison& cmp, const Thresholds& limit
 
 // "max-diff=1 min-psnr=45"; "max-diff=0" for the default.
 std::string describe(const Thresholds& limits);
-
-// The shortest text that reads back as the same double; "inf" for infinity.
-std::string number_text(double v);
 
 }  // namespace gpuimg

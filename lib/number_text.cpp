@@ -1,0 +1,66 @@
+#include "number_text.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "error.hpp"
+
+namespace gpuimg {
+namespace {
+
+bool is_plain_decimal(std::string_view t) {
+  std::size_t at = 0;
+  const auto sign = [&] {
+    if (at < t.size() && (t[at] == '+' || t[at] == '-')) ++at;
+  };
+  const auto digits = [&] {
+    const std::size_t from = at;
+    while (at < t.size() && t[at] >= '0' && t[at] <= '9') ++at;
+    return at - from;
+  };
+  sign();
+  std::size_t mantissa = digits();
+  if (at < t.size() && t[at] == '.') {
+    ++at;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (at < t.size() && (t[at] == 'e' || t[at] == 'E')) {
+    ++at;
+    sign();
+    if (digits() == 0) return false;
+  }
+  return at == t.size();
+}
+
+}  // namespace
+
+std::optional<double> read_decimal(std::string_view text) {
+  if (!is_plain_decimal(text)) return std::nullopt;
+  // strtod rounds correctly and gives subnormals, zero and infinities where
+  // the value leaves the normal range; its ERANGE says only that, and the
+  // caller's range check decides.
+  return std::strtod(std::string(text).c_str(), nullptr);
+}
+
+double parse_number(const std::string& what, const std::string& text, NumberForm form, double min, double max) {
+  std::optional<double> v;
+  if (form == NumberForm::decimal) {
+    v = read_decimal(text);
+  } else if (const std::optional<long long> i = read_integer<long long>(text)) {
+    v = static_cast<double>(*i);
+  }
+  if (!v || !(*v >= min && *v <= max) || std::isinf(*v))
+    throw UsageError(what + " must be " + (form == NumberForm::integer ? "an integer" : "a decimal number") + " from " +
+                     number_text(min) + " to " + number_text(max) + ", got '" + text + "'");
+  return *v;
+}
+
+std::string number_text(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
+}
+
+}  // namespace gpuimg
