@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <filesystem>
 #include <string>
@@ -207,7 +208,7 @@ TEST(HostileInput, DecodedSizeIsCheckedWhateverTheHeaderSaid) {
   }
 }
 
-// A JPEG of 1001 scans (its one scan repeated) is refused before libjpeg
+// A JPEG of 101 scans (its one scan repeated) is refused before libjpeg
 // makes a pass for each; one scan decodes.
 TEST(HostileInput, JpegOfManyScansIsRefusedBeforeDecoding) {
   TempDir dir;
@@ -216,10 +217,67 @@ TEST(HostileInput, JpegOfManyScansIsRefusedBeforeDecoding) {
   std::size_t sos = 2;
   while (!(one[sos] == 0xff && one[sos + 1] == 0xda)) sos += 2 + (std::size_t{one[sos + 2]} << 8 | one[sos + 3]);
   Bytes many(one.begin(), one.begin() + static_cast<std::ptrdiff_t>(sos));
-  for (int i = 0; i < 1001; ++i) many.insert(many.end(), one.begin() + static_cast<std::ptrdiff_t>(sos), one.end() - 2);
+  for (int i = 0; i < 101; ++i) many.insert(many.end(), one.begin() + static_cast<std::ptrdiff_t>(sos), one.end() - 2);
   many.insert(many.end(), {0xff, 0xd9});
   save(dir.file("many.jpg"), many);
-  EXPECT_EQ(read_error(dir.file("many.jpg")), dir.file("many.jpg") + ": JPEG with 1001 scans, over the 1000 gpuimg decodes");
+  EXPECT_EQ(read_error(dir.file("many.jpg")), dir.file("many.jpg") + ": JPEG with 101 scans, over the 100 gpuimg decodes");
+}
+
+// libjpeg fills a component that no scan gives values with mid-gray and
+// says nothing: here the one scan names only the first of three.
+TEST(HostileInput, JpegComponentInNoScanIsRefused) {
+  TempDir dir;
+  write_image(dir.file("rgb.jpg"), random_image(16, 16, 3, Depth::U8, 10));
+  Bytes jpg = load(dir.file("rgb.jpg"));
+  std::size_t sos = 2;
+  while (!(jpg[sos] == 0xff && jpg[sos + 1] == 0xda)) sos += 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  ASSERT_EQ(jpg[sos + 4], 3);  // Ns: every component in one scan
+  jpg[sos + 3] -= 4;           // the segment loses two selectors
+  jpg[sos + 4] = 1;
+  jpg.erase(jpg.begin() + static_cast<std::ptrdiff_t>(sos + 7), jpg.begin() + static_cast<std::ptrdiff_t>(sos + 11));
+  save(dir.file("one.jpg"), jpg);
+  EXPECT_EQ(read_error(dir.file("one.jpg")), dir.file("one.jpg") + ": corrupt JPEG (component 2 is in no scan that gives its values)");
+}
+
+TEST(HostileInput, BmpHeaderClaimingAHugeImageIsRefusedBeforeDecoding) {
+  TempDir dir;
+  Bytes bmp = {'B', 'M'};
+  put_le(bmp, 54, 4);
+  put_le(bmp, 0, 4);
+  put_le(bmp, 54, 4);
+  for (const std::uint64_t v : {40, 16384, 16384}) put_le(bmp, v, 4);
+  put_le(bmp, 1, 2);
+  put_le(bmp, 24, 2);
+  bmp.resize(54 + 100, 0);
+  save(dir.file("h.bmp"), bmp);
+  EXPECT_EQ(read_error(dir.file("h.bmp")),
+            dir.file("h.bmp") + ": truncated BMP (a 16384x16384 image needs at least 805306368 bytes; the file has 154)");
+}
+
+// OpenCV decodes a TIFF through a buffer of one tile or strip beside the
+// image: a 1x1 image in one huge tile or strip is refused from its tags.
+TEST(HostileInput, TiffTileOrStripFarLargerThanItsImageIsRefused) {
+  TempDir dir;
+  save(dir.file("strip.tif"), gray_tiff({{256, 4, 1}, {257, 4, 1}, {278, 4, 1u << 23}}, 1, 1, {7}));
+  EXPECT_EQ(read_error(dir.file("strip.tif")),
+            dir.file("strip.tif") + ": TIFF decoded in blocks of 1x8388608 pixels, larger than its 1x1 image and than 2^22 pixels");
+  save(dir.file("tile.tif"), gray_tiff({{256, 4, 1}, {257, 4, 1}, {322, 4, 16384}, {323, 4, 16368}}, 1, 1, {7}));
+  EXPECT_EQ(read_error(dir.file("tile.tif")),
+            dir.file("tile.tif") + ": TIFF decoded in blocks of 16384x16368 pixels, larger than its 1x1 image and than 2^22 pixels");
+#if GPUIMG_WITH_OPENCV
+  // One strip, whatever RowsPerStrip past the height says, decodes.
+  for (const std::uint32_t rows : {2u, 5u, 0xffffffffu}) {
+    save(dir.file("ok.tif"), gray_tiff({{256, 4, 2}, {257, 4, 2}, {278, 4, rows}}, 2, 2, {1, 2, 3, 4}));
+    EXPECT_EQ(read_image(dir.file("ok.tif")).data, (Bytes{1, 2, 3, 4})) << rows;
+  }
+#endif
+}
+
+TEST(HostileInput, PsdSidePastAnIntIsRefused) {
+  TempDir dir;
+  save(dir.file("wide.psd"), psd_file(-1, 1, 3, 8, {}));  // 2^32 - 1 wide
+  EXPECT_EQ(read_error(dir.file("wide.psd"), ReadOptions{std::uint64_t{1} << 40}),
+            dir.file("wide.psd") + ": PSD of 4294967295x1 is not supported (sides up to 2^31 - 1)");
 }
 
 // ---- PNG chunks ---------------------------------------------------------------
@@ -357,6 +415,25 @@ INSTANTIATE_TEST_SUITE_P(, LibpngCrasher, testing::ValuesIn(libpng_crashers()),
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;
                          });
+
+// Text chunks are skipped unread: 100 zTXt chunks of 15 MiB each, which
+// libpng used to inflate one after another for 25 s.
+TEST(HostileInput, ManyTextChunksAreSkippedUnread) {
+  TempDir dir;
+  const Image img = random_image(1, 1, 3, Depth::U8, 2);
+  write_image(dir.file("plain.png"), img);
+  const Bytes plain = load(dir.file("plain.png"));
+  Bytes ztxt = {'C', 'o', 'm', 'm', 'e', 'n', 't', 0, 0};
+  const Bytes packed = deflate(Bytes(std::size_t{15} << 20, 'a'));
+  ztxt.insert(ztxt.end(), packed.begin(), packed.end());
+  Bytes png(plain.begin(), plain.begin() + 33);
+  for (int i = 0; i < 100; ++i) put_png_chunk(png, "zTXt", ztxt);
+  png.insert(png.end(), plain.begin() + 33, plain.end());
+  save(dir.file("many.png"), png);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_image(dir.file("many.png")).data, img.data);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2.0);
+}
 
 // A zTXt chunk that inflates to 64 MiB: libpng stops at the chunk limit,
 // skips the chunk, and the image itself decodes.

@@ -331,16 +331,25 @@ const char* const kNoTiffSize = ": TIFF needs a build with OpenCV";
 #endif
 
 // Sparse files: their size is metadata, no disk is used.
+// An uncompressed 24-bit TGA's header: a format whose file holds one image.
+Bytes tga_header(std::uint16_t width, std::uint16_t height) {
+  Bytes b = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  put_le(b, width, 2);
+  put_le(b, height, 2);
+  b.push_back(24);
+  b.push_back(0x20);
+  return b;
+}
+
 TEST(ReadErrors, RegularFileLargerThanItsHeaderAllowsIsRefusedUnread) {
   TempDir dir;
-  save(dir.file("big.png"), png_header(10, 10));
-  fs::resize_file(dir.file("big.png"), 10 * 10 * 24 + kSlack + 1);
-  EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
-            dir.file("big.png") + ": file is 67111265 bytes, more than a 10x10 PNG can take (67111264 bytes)");
-  // One byte less is read, and then decoded: zeros follow the header.
-  fs::resize_file(dir.file("big.png"), 10 * 10 * 24 + kSlack);
-  EXPECT_EQ(read_error(dir.file("big.png"), ReadOptions{1000}),
-            dir.file("big.png") + ": corrupt PNG ([00][00][00][00]: invalid chunk type)");
+  save(dir.file("big.tga"), tga_header(10, 10));
+  fs::resize_file(dir.file("big.tga"), 10 * 10 * 24 + kSlack + 1);
+  EXPECT_EQ(read_error(dir.file("big.tga"), ReadOptions{1000}),
+            dir.file("big.tga") + ": file is 67111265 bytes, more than a 10x10 TGA can take (67111264 bytes)");
+  // One byte less is read, and decoded: zeros follow the header.
+  fs::resize_file(dir.file("big.tga"), 10 * 10 * 24 + kSlack);
+  EXPECT_EQ(read_image(dir.file("big.tga"), ReadOptions{1000}).data, Bytes(10 * 10 * 3, 0));
 }
 
 TEST(ReadErrors, RegularFileLargerThanAnyImageIsRefusedFromItsSize) {
@@ -373,12 +382,13 @@ TEST(ReadErrors, EndlessStreamOfNoKnownFormatIsRefusedAtOnce) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }
 
-// One of a known format is read no further than its header's size allows.
+// One of a known format that holds one image is read no further than its
+// header's size allows.
 TEST(ReadErrors, EndlessStreamIsCutOffAtItsHeaderSize) {
   TempDir dir;
-  const test::FifoFeeder feeder(dir.file("pipe"), png_header(10, 10), Bytes(1 << 16, 0), std::uint64_t{1} << 40);
+  const test::FifoFeeder feeder(dir.file("pipe"), tga_header(10, 10), Bytes(1 << 16, 0), std::uint64_t{1} << 40);
   EXPECT_EQ(read_error(dir.file("pipe")),
-            dir.file("pipe") + ": input goes on past 67111264 bytes, more than a 10x10 PNG can take");
+            dir.file("pipe") + ": input goes on past 67111264 bytes, more than a 10x10 TGA can take");
 }
 
 // And with no size in its first bytes, no further than any image within

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <new>
 
@@ -50,7 +51,22 @@ bool checks_size_itself(Format format) {
   return !(kOpenCvDecodes && opencv_format);
 }
 
-constexpr std::uint64_t kMaxJpegScans = 1000;
+constexpr std::uint64_t kMaxJpegScans = 100;
+
+// OpenCV allocates a TIFF's tile or strip (up to 1 GiB) beside the image, so
+// a 1-pixel image in one huge tile cost 1.1 GB. A block may be as large as
+// the image, or 2^22 pixels, never more.
+constexpr std::uint64_t kMaxTiffBlockPixels = std::uint64_t{1} << 22;
+
+void check_tiff_blocks(const Bytes& file, const ImageShape& shape) {
+  const Dims block = detail::tiff_block_dims(file, {shape.width, shape.height});
+  std::uint64_t pixels = 0;
+  const bool overflow = __builtin_mul_overflow(block.width, block.height, &pixels);
+  if (!overflow && pixels <= std::max(shape.width * shape.height, kMaxTiffBlockPixels)) return;
+  throw CodecFailure("TIFF decoded in blocks of " + std::to_string(block.width) + "x" + std::to_string(block.height) +
+                     " pixels, larger than its " + std::to_string(shape.width) + "x" + std::to_string(shape.height) +
+                     " image and than 2^22 pixels");
+}
 
 Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
   switch (format) {
@@ -60,8 +76,10 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
       if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
       if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
       // Each scan is a pass over the image's coefficients: a file of many
-      // tiny scans costs minutes of decoding. Encoders write at most a few
-      // dozen (libjpeg's progressive script has 10).
+      // tiny scans costs minutes of decoding (999 scans of a 16384x16384
+      // image in 1 MB took 25 s). Encoders write at most a few dozen
+      // (libjpeg's progressive script has 10); libtiff's JPEG codec also
+      // stops at 100.
       if (jpeg.scans > kMaxJpegScans) {
         throw CodecFailure("JPEG with " + std::to_string(jpeg.scans) + " scans, over the " + std::to_string(kMaxJpegScans) +
                            " gpuimg decodes");
@@ -138,6 +156,11 @@ std::uint64_t max_file_bytes(const ImageShape& shape) {
   return bytes;
 }
 
+// Formats whose files hold no more than the image the header sizes: GIF,
+// WebP and PNG (APNG) may hold frames, TIFF pages and PSD layers past it,
+// and those are read to the bound of --max-pixels alone.
+bool holds_one_image(Format f) { return f == Format::jpeg || f == Format::bmp || f == Format::pnm || f == Format::tga; }
+
 // Enough for every header the probe reads (a TIFF whose first IFD lies
 // further on is probed again once the file is read).
 constexpr std::size_t kFirstRead = std::size_t{64} << 10;
@@ -169,8 +192,10 @@ InputFile read_input(const std::string& path, const ReadOptions& opts) {
     } catch (const CodecFailure& e) {
       throw InputError(path, e.what());
     }
-    reader.lower_limit(max_file_bytes(*shape),
-                       std::string("more than a ") + size_text(*shape) + " " + format_name(*format) + " can take");
+    if (holds_one_image(*format)) {
+      reader.lower_limit(max_file_bytes(*shape),
+                         std::string("more than a ") + size_text(*shape) + " " + format_name(*format) + " can take");
+    }
   }
   reader.read_rest(bytes);
   return inspect_input(path, std::move(bytes), opts);
@@ -185,6 +210,7 @@ InputFile inspect_input(const std::string& path, Bytes bytes, const ReadOptions&
   try {
     if (input.shape) {
       check_pixel_limit({input.shape->width, input.shape->height}, opts.max_pixels);
+      if (input.format == Format::tiff) check_tiff_blocks(input.bytes, *input.shape);
       if (input.bytes.size() < input.shape->min_bytes) {
         throw CodecFailure(std::string("truncated ") + format_name(input.format) + " (a " + size_text(*input.shape) +
                            " image needs at least " + std::to_string(input.shape->min_bytes) + " bytes; the file has " +

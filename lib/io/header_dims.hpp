@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,11 +114,13 @@ inline std::optional<std::uint64_t> tiff_size_value(const Bytes& b, std::uint64_
   return raw;
 }
 
-// ImageWidth (256) and ImageLength (257) from the first IFD, classic TIFF
-// (12-byte entries, 32-bit offsets) and BigTIFF (20-byte entries, 64-bit),
-// as libtiff (behind OpenCV) takes them: the first entry of each tag counts
-// and later ones are ignored; a first entry libtiff refuses gives nullopt.
-inline std::optional<Dims> tiff_dims(const Bytes& b) {
+// The value of `tag` in the first IFD, classic TIFF (12-byte entries,
+// 32-bit offsets) or BigTIFF (20-byte entries, 64-bit), as libtiff (behind
+// OpenCV) takes it: the first entry of a tag counts and later ones are
+// ignored. `present` says whether there is one; nullopt where there is
+// none or libtiff would refuse it.
+inline std::optional<std::uint64_t> tiff_tag(const Bytes& b, std::uint64_t tag, bool* present = nullptr) {
+  if (present) *present = false;
   if (!has(b, 0, 16)) return std::nullopt;
   const bool big_endian = b[0] == 'M';
   const bool bigtiff = read_uint(b, 2, 2, big_endian) == 43;
@@ -125,19 +128,34 @@ inline std::optional<Dims> tiff_dims(const Bytes& b) {
   const std::uint64_t ifd = bigtiff ? read_uint(b, 8, 8, big_endian) : read_uint(b, 4, 4, big_endian);
   if (!has(b, ifd, count_len)) return std::nullopt;
   const std::uint64_t entries = read_uint(b, ifd, count_len, big_endian);
-  std::optional<std::uint64_t> dim[2];
-  bool seen[2] = {false, false};
-  for (std::uint64_t i = 0; i < entries && !(seen[0] && seen[1]); ++i) {
+  for (std::uint64_t i = 0; i < entries; ++i) {
     const std::uint64_t entry = ifd + count_len + i * entry_len;
     if (!has(b, entry, entry_len)) return std::nullopt;
-    const std::uint64_t tag = read_uint(b, entry, 2, big_endian);
-    if (tag != 256 && tag != 257) continue;
-    if (seen[tag - 256]) continue;
-    seen[tag - 256] = true;
-    dim[tag - 256] = tiff_size_value(b, entry, big_endian, bigtiff);
+    if (read_uint(b, entry, 2, big_endian) != tag) continue;
+    if (present) *present = true;
+    return tiff_size_value(b, entry, big_endian, bigtiff);
   }
-  if (!dim[0] || !dim[1] || *dim[0] == 0 || *dim[1] == 0) return std::nullopt;
-  return Dims{*dim[0], *dim[1]};
+  return std::nullopt;
+}
+
+// ImageWidth (256) and ImageLength (257).
+inline std::optional<Dims> tiff_dims(const Bytes& b) {
+  const std::optional<std::uint64_t> width = tiff_tag(b, 256), height = tiff_tag(b, 257);
+  if (!width || !height || *width == 0 || *height == 0) return std::nullopt;
+  return Dims{*width, *height};
+}
+
+// The block OpenCV decodes a TIFF in, through a buffer of its own beside
+// the image: a tile (TileWidth 322, TileLength 323), or a strip of
+// RowsPerStrip (278) rows of the whole width, where none, 0 or 2^32 - 1
+// rows mean the whole height.
+inline Dims tiff_block_dims(const Bytes& b, Dims image) {
+  bool tiled = false;
+  const std::optional<std::uint64_t> tile_width = tiff_tag(b, 322, &tiled), tile_height = tiff_tag(b, 323);
+  std::optional<std::uint64_t> rows = tiled ? tile_height : tiff_tag(b, 278);
+  const std::uint64_t width = tiled && tile_width && *tile_width != 0 ? *tile_width : image.width;
+  const bool whole = !rows || *rows == 0 || (!tiled && *rows == 0xffffffffu);
+  return Dims{width, whole ? image.height : *rows};
 }
 
 // The first chunk after "RIFF....WEBP" is VP8 (lossy), VP8L (lossless) or
@@ -183,7 +201,8 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     return out;
   };
   const std::size_t n = b.size();
-  bool scanned = false, sof_seen = false;
+  bool scanned = false, sof_seen = false, progressive = false;
+  std::set<int> frame_ids, scanned_ids;
   std::size_t pos = 2;
   for (;;) {
     if (pos >= n) return out;
@@ -195,6 +214,10 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (standalone) continue;
     if (marker == 0xd9) {
       if (!scanned) return malformed("end-of-image marker before any scan");
+      // libjpeg fills a component no scan gave values with mid-gray and
+      // says nothing.
+      for (const int id : frame_ids)
+        if (!scanned_ids.count(id)) return malformed("component " + std::to_string(id) + " is in no scan that gives its values");
       out.status = Status::complete;
       return out;
     }
@@ -208,6 +231,8 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     // found after the image is allocated when it follows a scan).
     if (sof && !sof_seen && len >= 7) {
       sof_seen = true;
+      progressive = marker == 0xc2 || marker == 0xc6 || marker == 0xca || marker == 0xce;
+      for (std::size_t i = 0; len >= 8 + 3 * i + 3 && i < b[pos + 7]; ++i) frame_ids.insert(b[pos + 8 + 3 * i]);
       const Dims d{detail::read_uint(b, pos + 5, 2, true), detail::read_uint(b, pos + 3, 2, true)};
       if (d.height != 0) out.dims = d;
       if (len >= 8) out.components = b[pos + 7];
@@ -217,6 +242,14 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (marker != 0xda) continue;
     scanned = true;
     ++out.scans;
+    // Components named by the scan; in a progressive file only a DC scan
+    // (spectral start 0) gives a component its values.
+    if (len >= 3) {
+      const std::size_t seg = pos - len, count = b[seg + 2];
+      const std::size_t ss_at = seg + 3 + 2 * count;
+      const bool gives_values = !progressive || (ss_at < pos && b[ss_at] == 0);
+      for (std::size_t i = 0; i < count && seg + 3 + 2 * i < pos && gives_values; ++i) scanned_ids.insert(b[seg + 3 + 2 * i]);
+    }
     // Entropy-coded data runs to the first FF not followed by a stuffed 00,
     // a restart marker or another fill FF.
     for (;;) {

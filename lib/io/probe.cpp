@@ -94,10 +94,13 @@ std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
   return __builtin_mul_overflow(row, d.height, &v) ? UINT64_MAX : v;
 }
 
-// The formats stb_image reads, with the least from their own headers: TGA
+// The formats stb_image reads, with the least from their own headers (BMP
+// and PNM as above, where OpenCV is not built in): TGA
 // stores each pixel in whole bytes, its RLE packets at most 128 pixels in
 // 1 + a pixel's bytes. GIF's canvas may be far larger than its first frame.
 std::uint64_t stb_min_bytes(const Bytes& b, Format format, const ImageShape& s) {
+  if (format == Format::bmp) return bmp_min_bytes(b, {s.width, s.height});
+  if (format == Format::pnm) return bits_to_bytes(s.width, s.height, 8 * static_cast<std::uint64_t>(s.channels));  // P5, P6
   if (format != Format::tga || !has(b, 0, 18)) return 0;
   const std::uint64_t pixel_bytes = (b[16] + 7) / 8;
   const bool rle = b[2] >= 9;

@@ -6,6 +6,7 @@
 // the channels one plane after another, raw or PackBits-compressed row by
 // row. Every read is bounds-checked: this runs on untrusted bytes.
 #include <algorithm>
+#include <climits>
 
 #include "backends.hpp"
 
@@ -50,6 +51,8 @@ PsdLayout layout_of(const Bytes& b) {
     p.problem = "corrupt PSD (" + std::to_string(p.planes) + " channels in colour mode " + std::to_string(mode) + ")";
   } else if (p.width == 0 || p.height == 0) {
     p.problem = "image has no pixels (width or height 0)";
+  } else if (p.width > INT_MAX || p.height > INT_MAX) {
+    p.problem = "PSD of " + std::to_string(p.width) + "x" + std::to_string(p.height) + " is not supported (sides up to 2^31 - 1)";
   }
   if (!p.problem.empty()) return p;
   p.channels = std::min(p.planes, static_cast<int>(mode) + 1);
