@@ -127,6 +127,15 @@ def decode_seeds():
         # (undefined; UBSan: stb_image.h:6213 at 16 bits, 6225 at 8).
         "finding_psd_rgba8_matte.psd": psd(rle=False, channels=4, bits=8),
         "finding_psd_rgba16_matte.psd": psd(rle=False, channels=4, bits=16),
+        # A size the header check cannot read (not separated by white space)
+        # but OpenCV can: it allocates the 2.4 GB image before finding no
+        # pixels, whatever the pixel limit.
+        "finding_pnm_size_past_limit.ppm": b"P6\n20000x20000\n65535\n",
+        # A comment straight after the width: the header check and the probe
+        # skip the rest of the line and take 65535 for the height, OpenCV
+        # takes 7 and decodes 1x7. The pixel limit is checked on the wrong
+        # size, so "P5\n200# 200\n1\n" and 40000 samples pass --max-pixels 1000.
+        "finding_pnm_comment_after_width.pgm": b"P5\n1# 7\n65535\n" + bytes(range(14)),
         "gif.gif": pillow("P", "GIF"),
         "radiance.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n\x80\x80\x80\x81",
     }
