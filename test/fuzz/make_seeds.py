@@ -135,6 +135,10 @@ def decode_seeds():
         # skip the rest of the line and take 65535 for the height, OpenCV
         # takes 7 and decodes 1x7. The pixel limit is checked on the wrong
         # size, so "P5\n200# 200\n1\n" and 40000 samples pass --max-pixels 1000.
+        # A classic TIFF entry of type LONG8 (BigTIFF's): the header check
+        # reads its 8-byte value at 8 bytes into a 12-byte entry, the last
+        # in the file, 4 bytes past the end (AddressSanitizer: heap overflow).
+        "finding_tiff_long8_entry.tif": b"II*\0" + struct.pack("<IHHHII", 8, 1, 256, 16, 1, 9),
         "finding_pnm_comment_after_width.pgm": b"P5\n1# 7\n65535\n" + bytes(range(14)),
         "gif.gif": pillow("P", "GIF"),
         "radiance.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n\x80\x80\x80\x81",
