@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.." || exit 1
 source scripts/sanitizer_build.sh
 build="build-tsan"
 logs=$build/logs
-threaded='^(ParallelBands|Batch[A-Za-z]*|CliBatch[A-Za-z]*|CliRun|CliDevice|OpOracle|Blur|Sharpen|Pipeline|PngEncoder|PngLevel|CompareMetrics|CompareOracle|GoldenCli)[./]'
+threaded='^(ParallelBands|Batch[A-Za-z]*|CliBatch[A-Za-z]*|CliRun|CliDevice|OpOracle|Blur|Sharpen|Pipeline'
+threaded+='|PngEncoder|PngLevel|CompareMetrics|CompareOracle|GoldenCli)[./]'
 scripts/setup.sh --sanitizers || exit 1
 rm -rf "$logs"
 mkdir -p "$logs"

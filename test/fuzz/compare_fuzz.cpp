@@ -44,7 +44,8 @@ void check_ranges(const gpuimg::ChannelMetrics& m, const gpuimg::Image& img) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 4) return 0;
-  const std::size_t first = std::min<std::size_t>(size - 4, data[0] | data[1] << 8 | data[2] << 16 | std::uint32_t(data[3]) << 24);
+  const std::uint32_t length = data[0] | data[1] << 8 | data[2] << 16 | std::uint32_t(data[3]) << 24;
+  const std::size_t first = std::min<std::size_t>(size - 4, length);
   gpuimg::Image expected, actual;
   if (!decode(data + 4, first, expected) || !decode(data + 4 + first, size - 4 - first, actual)) return 0;
 

@@ -90,14 +90,15 @@ def pillow(mode, fmt, **options):
 
 
 def decode_seeds():
-    grey_pal = [(i * 17, 255 - i * 17, 90) for i in range(16)]
+    palette = [(i * 17, 255 - i * 17, 90) for i in range(16)]
+    trns = [255 - 16 * i for i in range(16)]
     return {
         "png_gray1.png": png([[s // 128 for s in r] for r in pixels(1, 255)], W, H, 1, 0),
         "png_gray_alpha8.png": png(pixels(2, 255), W, H, 8, 4),
         "png_rgb8.png": png(pixels(3, 255), W, H, 8, 2),
         "png_rgba16.png": png(pixels(4, 65535), W, H, 16, 6),
         "png_gray16.png": png(pixels(1, 65535), W, H, 16, 0),
-        "png_palette_trns.png": png(pixels(1, 15), W, H, 8, 3, palette=grey_pal, trns=[255 - 16 * i for i in range(16)]),
+        "png_palette_trns.png": png(pixels(1, 15), W, H, 8, 3, palette=palette, trns=trns),
         "png_interlaced_rgb8.png": png(pixels(3, 255), W, H, 8, 2, interlace=1),
         "png_interlaced_gray16.png": png(pixels(1, 65535), W, H, 16, 0, interlace=1),
         "jpeg_gray.jpg": pillow("L", "JPEG", quality=90),
