@@ -2,9 +2,15 @@
 # Installs what gpuimg builds against on Debian 12 (or Ubuntu), if missing.
 # The CUDA toolkit is optional and not installed here: with nvcc on PATH or
 # at /usr/local/cuda, the build adds the GPU backend; without, it is CPU-only.
+# `--sanitizers` adds what scripts/sanitize.sh and scripts/tsan.sh need:
+# clang, its sanitizer and libFuzzer runtimes (only recommended by clang,
+# so named here) and llvm-symbolizer, for file and line in their reports.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+if [ "${1:-}" = --sanitizers ]; then
+  packages+=(clang libclang-rt-14-dev llvm-14)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,6 +18,7 @@
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
+#include "sanitizers.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -314,7 +315,7 @@ TEST(HostileInput, PaletteIndexPastThePaletteIsRefused) {
 
 // ---- the whole process: exit 1, one line, nothing written, bounded memory ----
 
-#if defined(__SANITIZE_ADDRESS__)
+#if GPUIMG_ADDRESS_SANITIZER
 #define SKIP_WHERE_RSS_IS_NOT_THE_PROGRAMS() GTEST_SKIP() << "AddressSanitizer's shadow memory is no measure of the program's own"
 #else
 #define SKIP_WHERE_RSS_IS_NOT_THE_PROGRAMS() static_cast<void>(0)
@@ -473,7 +474,7 @@ TEST(HostileInput, ManifestOfNoTextOrEndlessIsRefusedInBoundedMemory) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "gpuimg: " + dir.file("endless.txt") +
                        ": input goes on past 16777216 bytes, more than a manifest may hold\n");
-#if !defined(__SANITIZE_ADDRESS__)
+#if !GPUIMG_ADDRESS_SANITIZER
   EXPECT_LT(r.peak_rss_kib, 200 * 1024);
 #endif
 

@@ -66,12 +66,16 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 Manifest read_manifest(const std::filesystem::path& path) {
-  std::istringstream file(read_text(path.string()));
+  std::istringstream text(read_text(path.string()));
+  return parse_manifest(text, path);
+}
+
+Manifest parse_manifest(std::istream& text, const std::filesystem::path& path) {
   Manifest m{path, {}};
   const std::filesystem::path dir = path.parent_path();
   std::set<std::string> names;
   int number = 0;
-  for (std::string line; std::getline(file, line);) {
+  for (std::string line; std::getline(text, line);) {
     ++number;
     if (line.size() > kMaxLineBytes) {
       throw InputError(path.string() + ":" + std::to_string(number),

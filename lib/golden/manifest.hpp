@@ -10,6 +10,7 @@
 // equal the golden sample for sample. Blank lines and lines starting with
 // '#' are skipped.
 #include <filesystem>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,11 @@ struct Manifest {
 
 // Throws InputError: "PATH: cannot read" or "PATH:LINE: what is wrong".
 Manifest read_manifest(const std::filesystem::path& path);
+
+// The cases of a manifest's text, parsed as read_manifest parses them once
+// it has read the file (and refused one that is not text or too long);
+// `path` names it in messages and places INPUT and the goldens. Throws
+// InputError "PATH:LINE: what is wrong".
+Manifest parse_manifest(std::istream& text, const std::filesystem::path& path);
 
 }  // namespace gpuimg

@@ -1,0 +1,40 @@
+// Any bytes through the decoder of the format they look like, as
+// read_image does after reading a file: an InputError is the only way out
+// (no crash, hang, leak or other exception), and a decoded image is what
+// it claims and within the pixel limit. The header probe (--device auto)
+// runs on the same bytes and must agree with the decoder where both answer.
+#include <optional>
+#include <vector>
+
+#include "codec.hpp"
+#include "error.hpp"
+#include "fuzz_target.hpp"
+#include "probe.hpp"
+
+using gpuimg::fuzz::require;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::vector<std::uint8_t> file(data, data + size);
+  // Small, so that no input makes a run slow or large: 256 x 256.
+  gpuimg::ReadOptions opts;
+  opts.max_pixels = 1 << 16;
+  const std::optional<gpuimg::ImageShape> shape = gpuimg::probe_image(file);
+  gpuimg::Image img;
+  try {
+    img = gpuimg::decode_image_bytes("fuzz-input", file, opts);
+  } catch (const gpuimg::InputError&) {
+    return 0;
+  }
+  require(img.width > 0 && img.height > 0, "a decoded image has pixels");
+  require(img.pixel_count() <= opts.max_pixels, "a decoded image is within max_pixels");
+  require(img.channels >= 1 && img.channels <= 4, "a decoded image has 1 to 4 channels");
+  require(img.data.size() == gpuimg::Image::byte_size(img.width, img.height, img.channels, img.depth),
+          "a decoded image holds width x height x channels samples");
+  if (shape) {
+    require(shape->width == std::uint64_t(img.width) && shape->height == std::uint64_t(img.height),
+            "the probe gives the decoded size");
+    require(shape->channels >= img.channels && shape->depth >= img.depth,
+            "the probe's channels and depth are never below the decoded ones");
+  }
+  return 0;
+}

@@ -1,0 +1,41 @@
+// A golden manifest read from text already open, as the manifest fuzz
+// target reads it: the cases, where their files are, and the line an
+// error names.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "manifest.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+TEST(ManifestText, CasesWithTheirFilesBesideTheManifest) {
+  std::istringstream text("# a comment\n\nblur | in.png | --blur 3 --invert | max-diff=1\n");
+  const Manifest m = parse_manifest(text, "dir/cases.txt");
+  ASSERT_EQ(m.cases.size(), 1u);
+  const GoldenCase& c = m.cases[0];
+  EXPECT_EQ(c.name, "blur");
+  EXPECT_EQ(c.input, "dir/in.png");
+  EXPECT_EQ(c.golden, "dir/blur.png");
+  EXPECT_EQ(c.args, (std::vector<std::string>{"--blur", "3", "--invert"}));
+  ASSERT_EQ(c.limits.size(), 1u);
+  EXPECT_EQ(c.limits[0].limit, 1);
+  EXPECT_EQ(c.line, 3);
+}
+
+TEST(ManifestText, AnErrorNamesThePathAndLine) {
+  std::istringstream text("ok | a.png | --invert\nbad name | a.png | --invert\n");
+  try {
+    parse_manifest(text, "m.txt");
+    FAIL() << "a two-word name was taken";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "m.txt:2: NAME and INPUT must be one word each");
+  }
+}
+
+}  // namespace
+}  // namespace gpuimg::test
