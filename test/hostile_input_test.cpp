@@ -215,8 +215,8 @@ TEST(HostileInput, JpegOfManyScansIsRefusedBeforeDecoding) {
   TempDir dir;
   write_image(dir.file("one.jpg"), random_image(16, 16, 3, Depth::U8, 9));
   const Bytes one = load(dir.file("one.jpg"));
-  std::size_t sos = 2;
-  while (!(one[sos] == 0xff && one[sos + 1] == 0xda)) sos += 2 + (std::size_t{one[sos + 2]} << 8 | one[sos + 3]);
+  const std::size_t sos = find_segment(one, 0xda);
+  ASSERT_LT(sos, one.size());
   Bytes many(one.begin(), one.begin() + static_cast<std::ptrdiff_t>(sos));
   for (int i = 0; i < 101; ++i) many.insert(many.end(), one.begin() + static_cast<std::ptrdiff_t>(sos), one.end() - 2);
   many.insert(many.end(), {0xff, 0xd9});
@@ -230,8 +230,8 @@ TEST(HostileInput, JpegComponentInNoScanIsRefused) {
   TempDir dir;
   write_image(dir.file("rgb.jpg"), random_image(16, 16, 3, Depth::U8, 10));
   Bytes jpg = load(dir.file("rgb.jpg"));
-  std::size_t sos = 2;
-  while (!(jpg[sos] == 0xff && jpg[sos + 1] == 0xda)) sos += 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  const std::size_t sos = find_segment(jpg, 0xda);
+  ASSERT_LT(sos, jpg.size());
   ASSERT_EQ(jpg[sos + 4], 3);  // Ns: every component in one scan
   jpg[sos + 3] -= 4;           // the segment loses two selectors
   jpg[sos + 4] = 1;

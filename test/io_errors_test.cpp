@@ -220,17 +220,6 @@ TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {
                                                    std::to_string(second_marker) + ")");
 }
 
-// Offset of the first marker segment `marker` (FF xx) found by walking the
-// segments from SOI; the file's size when there is none before the scan.
-std::size_t find_segment(const Bytes& jpg, int marker) {
-  for (std::size_t at = 2; at + 4 <= jpg.size() && jpg[at] == 0xff;) {
-    if (jpg[at + 1] == marker) return at;
-    if (jpg[at + 1] == 0xda) break;
-    at += 2 + (std::size_t{jpg[at + 2]} << 8 | jpg[at + 3]);
-  }
-  return jpg.size();
-}
-
 // Damage inside the entropy-coded data passes the marker walk, and libjpeg
 // decodes around it with a warning, which it used to print on the terminal
 // (OpenCV installs no handler). Now the warning refuses the file and

@@ -61,6 +61,18 @@ inline Bytes png_header(std::uint32_t width, std::uint32_t height, std::uint8_t 
   return b;
 }
 
+// Offset of the first marker segment `marker` (FF xx) found by walking a
+// JPEG's segments from SOI; the file's size when there is none before the
+// first scan (SOS itself is found).
+inline std::size_t find_segment(const Bytes& jpg, int marker) {
+  for (std::size_t at = 2; at + 4 <= jpg.size() && jpg[at] == 0xff;) {
+    if (jpg[at + 1] == marker) return at;
+    if (jpg[at + 1] == 0xda) break;
+    at += 2 + (std::size_t{jpg[at + 2]} << 8 | jpg[at + 3]);
+  }
+  return jpg.size();
+}
+
 // A PSD's header and three empty sections, in colour mode `mode` (1 gray,
 // 3 RGB, 4 CMYK, ...).
 inline Bytes psd_header(int w, int h, int channels, int bits, int mode = 3) {
