@@ -4,7 +4,7 @@
 # lanes, queues and signal handling, the signal thread that removes
 # temporary files, and the CLI runs that start CUDA's probe beside
 # decoding. A CPU-only clang build of its own (build-tsan/); prints a
-# summary, fails on any report or failed test. .ci/run runs it last (3
+# summary, fails on any report or failed test. .ci/run runs it last (3 to 5
 # minutes on 2 cores, the build included).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
