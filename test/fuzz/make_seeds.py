@@ -122,27 +122,29 @@ def decode_seeds():
         "tga_rle.tga": pillow("RGB", "TGA", compression="tga_rle"),
         "psd_raw.psd": psd(rle=False),
         "psd_rle.psd": psd(rle=True),
-        # Findings, kept as reproducers: stb_image "removes the white matte"
-        # of RGBA pixels whose alpha is neither 0 nor full by a float
-        # expression that goes below 0 and converts it to an unsigned type
-        # (undefined; UBSan: stb_image.h:6213 at 16 bits, 6225 at 8).
-        "finding_psd_rgba8_matte.psd": psd(rle=False, channels=4, bits=8),
-        "finding_psd_rgba16_matte.psd": psd(rle=False, channels=4, bits=16),
-        # A size the header check cannot read (not separated by white space)
-        # but OpenCV can: it allocates the 2.4 GB image before finding no
-        # pixels, whatever the pixel limit.
-        "finding_pnm_size_past_limit.ppm": b"P6\n20000x20000\n65535\n",
-        # A comment straight after the width: the header check and the probe
-        # skip the rest of the line and take 65535 for the height, OpenCV
-        # takes 7 and decodes 1x7. The pixel limit is checked on the wrong
-        # size, so "P5\n200# 200\n1\n" and 40000 samples pass --max-pixels 1000.
-        # A classic TIFF entry of type LONG8 (BigTIFF's): the header check
-        # reads its 8-byte value at 8 bytes into a 12-byte entry, the last
-        # in the file, 4 bytes past the end (AddressSanitizer: heap overflow).
-        "finding_tiff_long8_entry.tif": b"II*\0" + struct.pack("<IHHHII", 8, 1, 256, 16, 1, 9),
-        "finding_pnm_comment_after_width.pgm": b"P5\n1# 7\n65535\n" + bytes(range(14)),
         "gif.gif": pillow("P", "GIF"),
         "radiance.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n\x80\x80\x80\x81",
+        # Findings of the decode fuzzer, each fixed since and kept so that it
+        # stays fixed. stb_image, which read PSDs before psd_codec.cpp,
+        # "removed the white matte" of RGBA pixels whose alpha is neither 0
+        # nor full by a float expression that went below 0 and converted it
+        # to an unsigned type (undefined; UBSan: stb_image.h:6213 at 16 bits,
+        # 6225 at 8).
+        "finding_psd_rgba8_matte.psd": psd(rle=False, channels=4, bits=8),
+        "finding_psd_rgba16_matte.psd": psd(rle=False, channels=4, bits=16),
+        # A size the header check could not read (not separated by white
+        # space) but OpenCV could: it allocated the 2.4 GB image before
+        # finding no pixels, whatever the pixel limit.
+        "finding_pnm_size_past_limit.ppm": b"P6\n20000x20000\n65535\n",
+        # A comment straight after the width: the header check and the probe
+        # skipped the rest of the line and took 65535 for the height, OpenCV
+        # took 7 and decoded 1x7. The pixel limit was checked on the wrong
+        # size: "P5\n200# 200\n1\n" and 40000 samples passed --max-pixels 1000.
+        "finding_pnm_comment_after_width.pgm": b"P5\n1# 7\n65535\n" + bytes(range(14)),
+        # A classic TIFF entry of type LONG8 (BigTIFF's): the header check
+        # read its 8-byte value at 8 bytes into a 12-byte entry, the last in
+        # the file, 4 bytes past the end (AddressSanitizer: heap overflow).
+        "finding_tiff_long8_entry.tif": b"II*\0" + struct.pack("<IHHHII", 8, 1, 256, 16, 1, 9),
     }
 
 
