@@ -191,8 +191,7 @@ std::string op_table() {
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
     std::string head = std::string("--") + Op::name;
-    for (const ParamSpec& p : Op::params)
-      head += std::string(" ") + p.name + " (" + short_number(p.min) + ".." + short_number(p.max) + ")";
+    for (const ParamSpec& p : Op::params) head += param_brief(p);
     out << head << std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') << Op::summary << "\n";
   });
   return out.str();

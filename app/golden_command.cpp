@@ -10,6 +10,7 @@
 #include "diff_image.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "planned_read.hpp"
 #include "manifest.hpp"
 #include "message_line.hpp"
 #include "op_options.hpp"
@@ -40,7 +41,7 @@ std::vector<Pipeline> pipelines(const Manifest& m) {
 Image run_case(const GoldenCase& c, const Pipeline& p, Backend backend) {
   if (same_file(c.input.string(), c.golden.string()))
     throw UsageError(c.golden.string() + ": is also this case's input; gpuimg never overwrites its input");
-  Image img = read_image(c.input.string());
+  Image img = read_planned(c.input.string(), p, ReadOptions{}).image;
   run_pipeline(backend, img, p);
   return img;
 }

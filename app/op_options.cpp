@@ -1,9 +1,10 @@
 #include "op_options.hpp"
 
 #include <algorithm>
-#include <sstream>
 
 #include "error.hpp"
+#include "number_text.hpp"
+#include "param_text.hpp"
 
 namespace gpuimg {
 namespace {
@@ -11,24 +12,33 @@ namespace {
 template <class Op> std::string flag_help() {
   std::string text = Op::summary;
   for (const ParamSpec& p : Op::params)
-    text += std::string("\n") + p.name + ": " + p.meaning + ", " +
-            (p.type == ParamType::integer ? "integer " : "number ") + short_number(p.min) + " to " +
-            short_number(p.max) + ".";
+    text += std::string("\n") + p.name + ": " + p.meaning + ", " + param_form(p) +
+            (p.after_colon ? std::string(" (after a colon; default ") + p.choices[p.default_choice] + ")" : "") + ".";
   return text + "\nExample: " + Op::example;
 }
 
 template <class Op> std::string param_names() {
   std::string names;
-  for (const ParamSpec& p : Op::params) names += (names.empty() ? "" : " ") + std::string(p.name);
+  for (const ParamSpec& p : Op::params)
+    names += p.after_colon ? std::string("[:") + p.name + "]" : (names.empty() ? "" : " ") + std::string(p.name);
   return names;
 }
 
 }  // namespace
 
-std::string short_number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
+std::string param_brief(const ParamSpec& p) {
+  std::string range;
+  switch (p.type) {
+    case ParamType::integer:
+    case ParamType::real: range = " (" + number_text(p.min) + ".." + number_text(p.max) + ")"; break;
+    case ParamType::choice:
+      for (int i = 0; i < p.choice_count; ++i) range += (i ? "|" : " (") + std::string(p.choices[i]);
+      range += ")";
+      break;
+    case ParamType::geometry:
+    case ParamType::size: break;
+  }
+  return (p.after_colon ? "[:" : " ") + std::string(p.name) + range + (p.after_colon ? "]" : "");
 }
 
 OpOptions add_op_options(CLI::App& app, const std::string& group) {
@@ -39,7 +49,7 @@ OpOptions add_op_options(CLI::App& app, const std::string& group) {
     // A flag takes no value: "--invert=false" must not quietly add a stage.
     CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)->disable_flag_override()
                                           : app.add_option(flag)
-                                                ->expected(static_cast<int>(Op::params.size()))
+                                                ->expected(static_cast<int>(words_taken<Op>()))
                                                 ->type_name(param_names<Op>())
                                                 ->allow_extra_args(false);
     opt->description(flag_help<Op>())->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->group(group);

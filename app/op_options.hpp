@@ -24,7 +24,7 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);
 // Throws UsageError naming the word that is not an operation or a value.
 Pipeline parse_pipeline(const std::vector<std::string>& words);
 
-// The shortest text printing `v` ("0.8").
-std::string short_number(double v);
+// A parameter as --list-ops shows it: " R (1..4096)", " ANGLE (90|180|270)", "[:FILTER (...)]".
+std::string param_brief(const ParamSpec& p);
 
 }  // namespace gpuimg

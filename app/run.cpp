@@ -9,6 +9,7 @@
 
 #include "device_choice.hpp"
 #include "error.hpp"
+#include "planned_read.hpp"
 #include "printable.hpp"
 #include "report_errors.hpp"
 
@@ -19,16 +20,19 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-void print_plan(const Command& cmd, const Image& img, const BackendSelection& where, const RunTimes& t,
-                double decode_ms, double device_ms) {
-  std::fprintf(stderr, "gpuimg: %s: %dx%d %s, decoded in %.1f ms\n", printable(cmd.input).c_str(), img.width,
-               img.height, describe(img.channels, img.depth).c_str(), decode_ms);
+void print_plan(const Command& cmd, const Shape& input, const Pipeline& planned, const BackendSelection& where,
+                const RunTimes& t, double decode_ms, double device_ms) {
+  std::fprintf(stderr, "gpuimg: %s: %s, decoded in %.1f ms\n", printable(cmd.input).c_str(), describe(input).c_str(),
+               decode_ms);
   std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
-  for (std::size_t i = 0; i < cmd.pipeline.size(); ++i)
-    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms\n", i + 1, describe(cmd.pipeline[i]).c_str(),
-                 i < t.stage_ms.size() ? t.stage_ms[i] : 0.0);
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    const OpRecord& rec = planned[i];
+    const std::string shapes = rec.in == rec.out ? "" : "  " + describe(rec.in) + " -> " + describe(rec.out);
+    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms%s\n", i + 1, describe(rec).c_str(),
+                 i < t.stage_ms.size() ? t.stage_ms[i] : 0.0, shapes.c_str());
+  }
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);
 }
 
@@ -49,7 +53,7 @@ int execute(const Command& cmd) {
   };
   if (cmd.device != DeviceChoice::automatic) select_beside_decoding();
   const auto decode_start = Clock::now();
-  const InputFile input = read_input(cmd.input, cmd.read);
+  const InputFile input = read_planned_input(cmd.input, cmd.pipeline, cmd.read);
 
   // auto first weighs the pipeline's CPU time, from the header's dimensions,
   // against CUDA's start-up and exit (device_choice.hpp): below them the CPU
@@ -62,7 +66,9 @@ int execute(const Command& cmd) {
     else
       device_ms = ms_since(start);
   }
-  Image img = decode_input(input, cmd.read);
+  PlannedImage decoded = decode_planned(input, cmd.pipeline, cmd.read);
+  Image& img = decoded.image;
+  const Shape input_shape = shape_of(img);
   const double decode_ms = ms_since(decode_start);
   BackendSelection where{Backend::cpu, choice.reason};
   if (selection.valid()) {
@@ -72,7 +78,7 @@ int execute(const Command& cmd) {
 
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);
-  if (cmd.verbose) print_plan(cmd, img, where, times, decode_ms, device_ms);
+  if (cmd.verbose) print_plan(cmd, input_shape, decoded.planned, where, times, decode_ms, device_ms);
 
   const auto encode_start = Clock::now();
   write_image(cmd.output, img, cmd.write);

@@ -128,12 +128,12 @@ int blocks_for(long long work) {
 
 template <class T, class Sum, int C> cudaError_t launch_staged_rows(const CudaStage& s, const Blur::Params& p) {
   const int reach = (2 * p.radius + 1) * C;
-  const int spans = (s.width * C + kSpan - 1) / kSpan;
-  const long long items = 1LL * spans * s.height;
-  const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.width * C) + reach);
+  const int spans = (s.in.width * C + kSpan - 1) / kSpan;
+  const long long items = 1LL * spans * s.in.height;
+  const size_t smem = sizeof(std::uint32_t) * (std::min(kSpan, s.in.width * C) + reach);
   staged_row_sums_kernel<T, Sum, C><<<static_cast<int>(std::min<long long>(items, kMaxBlocks)), kScanThreads, smem,
-                                      s.stream>>>(static_cast<const T*>(s.src), static_cast<Sum*>(s.scratch), s.width,
-                                                  s.height, p.radius, spans);
+                                      s.stream>>>(static_cast<const T*>(s.src), static_cast<Sum*>(s.scratch), s.in.width,
+                                                  s.in.height, p.radius, spans);
   return cudaGetLastError();
 }
 
@@ -142,22 +142,22 @@ template <class T, class Sum> cudaError_t launch_staged_rows(const CudaStage& s,
 }
 
 template <class T, class Sum> cudaError_t launch_columns(const CudaStage& s, const Blur::Params& p) {
-  const int row_len = s.width * s.channels;
-  const int band = run_length(p.radius, s.height);
-  const int bands = (s.height + band - 1) / band;
+  const int row_len = s.in.width * s.in.channels;
+  const int band = run_length(p.radius, s.in.height);
+  const int bands = (s.in.height + band - 1) / band;
   const int blocks = blocks_for(1LL * row_len * bands);
   const auto* sums = static_cast<const Sum*>(s.scratch);
   if (Blur::needs_wide_sums(p.radius, sizeof(T) == 1 ? 255 : 65535))
     column_means_kernel<T, std::uint64_t, Sum><<<blocks, kThreads, 0, s.stream>>>(
-        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
+        sums, static_cast<T*>(s.dst), row_len, s.in.height, p.radius, band, bands);
   else
     column_means_kernel<T, std::uint32_t, Sum><<<blocks, kThreads, 0, s.stream>>>(
-        sums, static_cast<T*>(s.dst), row_len, s.height, p.radius, band, bands);
+        sums, static_cast<T*>(s.dst), row_len, s.in.height, p.radius, band, bands);
   return cudaGetLastError();
 }
 
-template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p) {
-  const int reach = (2 * p.radius + 1) * s.channels;
+template <class T> cudaError_t launch_two_passes(const CudaStage& s, const Blur::Params& p) {
+  const int reach = (2 * p.radius + 1) * s.in.channels;
   if (reach <= kStagedReach && Blur::row_sums_fit_16_bits(p.radius, sizeof(T) == 1 ? 255 : 65535)) {
     if (cudaError_t e = launch_staged_rows<T, std::uint16_t>(s, p); e != cudaSuccess) return e;
     return launch_columns<T, std::uint16_t>(s, p);
@@ -166,10 +166,10 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
   if (reach <= kStagedReach) {
     if (cudaError_t e = launch_staged_rows<T, std::uint32_t>(s, p); e != cudaSuccess) return e;
   } else {
-    const int seg = run_length(p.radius, s.width);
-    const int segs = (s.width + seg - 1) / seg;
-    row_sums_kernel<T><<<blocks_for(1LL * segs * s.height), kThreads, 0, s.stream>>>(
-        static_cast<const T*>(s.src), sums, s.width, s.height, s.channels, p.radius, seg, segs);
+    const int seg = run_length(p.radius, s.in.width);
+    const int segs = (s.in.width + seg - 1) / seg;
+    row_sums_kernel<T><<<blocks_for(1LL * segs * s.in.height), kThreads, 0, s.stream>>>(
+        static_cast<const T*>(s.src), sums, s.in.width, s.in.height, s.in.channels, p.radius, seg, segs);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   return launch_columns<T, std::uint32_t>(s, p);
@@ -177,18 +177,19 @@ template <class T> cudaError_t launch(const CudaStage& s, const Blur::Params& p)
 
 }  // namespace
 
-cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p) {
+// The cudaError_t of the path the radius and rows choose.
+int Blur::launch(const CudaStage& s, const Params& p) {
   if (p.radius <= Blur::kMaxFusedRadius)
     return fits_vector_blur(s, p.radius) ? launch_vector_blur(s, p.radius) : launch_fused_blur(s, p.radius);
   if (fits_strip_blur(s, p.radius)) return launch_strip_blur(s, p.radius);
   // One pass for other 8-bit rows too, unless two passes' sums stay in L2 (see Blur::kMaxWideRadius).
-  if (s.bytes_per_sample == 1 && p.radius <= Blur::kMaxWideRadius) {
+  if (s.in.bytes == 1 && p.radius <= Blur::kMaxWideRadius) {
     int device = 0, l2_bytes = 0;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
     if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device); e != cudaSuccess) return e;
-    if (2LL * s.width * s.height * s.channels > l2_bytes) return launch_wide_blur(s, p.radius);
+    if (2LL * s.in.width * s.in.height * s.in.channels > l2_bytes) return launch_wide_blur(s, p.radius);
   }
-  return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, p) : launch<std::uint16_t>(s, p);
+  return s.in.bytes == 1 ? launch_two_passes<std::uint8_t>(s, p) : launch_two_passes<std::uint16_t>(s, p);
 }
 
 }  // namespace gpuimg

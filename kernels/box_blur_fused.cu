@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(32 * kWarps)
 
 template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   using S = FusedShape<T, C, R>;
-  const int strips = (s.width + S::kOutPx - 1) / S::kOutPx;
+  const int strips = (s.in.width + S::kOutPx - 1) / S::kOutPx;
   // One wave: as many warps as the GPU holds at once, each a band of rows.
   // (A second, partial wave would leave most SMs idle while it runs.) A
   // band is no shorter than twice the window, so that starting a band's
@@ -217,13 +217,13 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   if (cudaError_t e = resident_blocks(fused_blur_kernel<T, C, R>, 32 * kWarps, kWarps * S::kWarpBytes, slots);
       e != cudaSuccess)
     return e;
-  const bool in_l2 = 2 * static_cast<long long>(s.width) * s.height * S::kPixelBytes <= l2_bytes;
-  const int band_len = one_wave_band_len(s.height, slots * kWarps / strips, in_l2 ? 0 : 4 * R + 2);
-  const int bands = (s.height + band_len - 1) / band_len;
+  const bool in_l2 = 2 * static_cast<long long>(s.in.width) * s.in.height * S::kPixelBytes <= l2_bytes;
+  const int band_len = one_wave_band_len(s.in.height, slots * kWarps / strips, in_l2 ? 0 : 4 * R + 2);
+  const int bands = (s.in.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;
   const int blocks = static_cast<int>(std::min<long long>((warps + kWarps - 1) / kWarps, 1 << 20));
   fused_blur_kernel<T, C, R><<<blocks, 32 * kWarps, kWarps * S::kWarpBytes, s.stream>>>(
-      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width, s.height, strips, band_len, bands);
+      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.in.height, strips, band_len, bands);
   return cudaGetLastError();
 }
 
@@ -241,7 +241,7 @@ template <class T> cudaError_t launch_channels(const CudaStage& s, int radius) {
 }  // namespace
 
 cudaError_t launch_fused_blur(const CudaStage& s, int radius) {
-  return s.bytes_per_sample == 1 ? launch_channels<std::uint8_t>(s, radius)
+  return s.in.bytes == 1 ? launch_channels<std::uint8_t>(s, radius)
                                  : launch_channels<std::uint16_t>(s, radius);
 }
 

@@ -313,7 +313,7 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   // Refused before any CUDA call, which on a machine without a GPU would fail first.
   if (Chunked && s.scratch == nullptr) return cudaErrorInvalidValue;
   const auto kernel = strip_blur_kernel<C, Chunked, Wide>;
-  StripGeometry g{s.width, s.height, radius, s.width * C / 4, 4 / std::gcd(C, 4), 0, 0, nullptr};
+  StripGeometry g{s.in.width, s.in.height, radius, s.in.width * C / 4, 4 / std::gcd(C, 4), 0, 0, nullptr};
   // Strips output a multiple of align_px pixels each, so that every strip
   // but the first stages from the same offset before its outputs' windows:
   // the windows' R pixels, rounded down to a word. A strip then needs
@@ -322,9 +322,9 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   // assuming the worst rounding took four).
   const int rounding = (g.align_px - radius % g.align_px) % g.align_px;
   const int most_out = (kStripPx<C> - 2 * radius - rounding) / g.align_px * g.align_px;
-  const int fewest = (s.width + most_out - 1) / most_out;
-  g.out_px = ((s.width + fewest - 1) / fewest + g.align_px - 1) / g.align_px * g.align_px;
-  const int strips = (s.width + g.out_px - 1) / g.out_px;  // the rounding up may leave one empty
+  const int fewest = (s.in.width + most_out - 1) / most_out;
+  g.out_px = ((s.in.width + fewest - 1) / fewest + g.align_px - 1) / g.align_px * g.align_px;
+  const int strips = (s.in.width + g.out_px - 1) / g.out_px;  // the rounding up may leave one empty
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -332,17 +332,17 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
   if (cudaError_t e = resident_blocks(kernel, kThreads, kSmemBytes, slots); e != cudaSuccess) return e;
   if (Chunked) {
     g.chunk_sums = static_cast<const uint2*>(s.scratch);
-    const int chunks = (s.height + kChunkRows - 1) / kChunkRows;
+    const int chunks = (s.in.height + kChunkRows - 1) / kChunkRows;
     const long long threads = 1LL * g.row_words * chunks;
     chunk_sums_kernel<<<static_cast<int>(std::min<long long>((threads + 255) / 256, slots * 8LL)), 256, 0,
                         s.stream>>>(static_cast<const std::uint32_t*>(s.src), static_cast<uint2*>(s.scratch),
-                                    g.row_words, s.height, chunks);
+                                    g.row_words, s.in.height, chunks);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   // One wave of blocks, each a band of rows. Without chunk sums a band is
   // at least a quarter of the window long (see box_blur_wide.cu).
-  g.band_len = one_wave_band_len(s.height, slots / strips, Chunked ? 0 : (2 * radius + 1) / 4);
-  const dim3 grid(strips, (s.height + g.band_len - 1) / g.band_len);
+  g.band_len = one_wave_band_len(s.in.height, slots / strips, Chunked ? 0 : (2 * radius + 1) / 4);
+  const dim3 grid(strips, (s.in.height + g.band_len - 1) / g.band_len);
   kernel<<<grid, kThreads, kSmemBytes, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
                                                   static_cast<std::uint8_t*>(s.dst), g, mean);
   return cudaGetLastError();
@@ -351,9 +351,9 @@ template <int C, bool Chunked, bool Wide> cudaError_t launch(const CudaStage& s,
 }  // namespace
 
 bool fits_strip_blur(const CudaStage& s, int radius) {
-  return s.bytes_per_sample == 1 && radius > Blur::kMaxFusedRadius && radius <= Blur::kMaxStripRadius &&
-         1LL * s.width * s.channels % 4 == 0 && 1LL * s.width * s.channels < (1LL << 31) && s.channels >= 1 &&
-         s.channels <= 4;
+  return s.in.bytes == 1 && radius > Blur::kMaxFusedRadius && radius <= Blur::kMaxStripRadius &&
+         1LL * s.in.width * s.in.channels % 4 == 0 && 1LL * s.in.width * s.in.channels < (1LL << 31) && s.in.channels >= 1 &&
+         s.in.channels <= 4;
 }
 
 cudaError_t launch_strip_blur(const CudaStage& s, int radius) {

@@ -185,17 +185,17 @@ __global__ void __launch_bounds__(32 * kWarps)
 template <int C, int R> cudaError_t launch(const CudaStage& s) {
   const auto kernel = vector_blur_kernel<C, R>;
   using S = VectorShape<C, R>;
-  const int vectors = s.width * C / 16;
+  const int vectors = s.in.width * C / 16;
   const int strips = (vectors + S::kOutLanes - 1) / S::kOutLanes;
   int slots = 0;
   if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
   const int across = (strips + kWarps - 1) / kWarps;
   const int bands = std::max(1, kBlocksPerSlot * slots / across);
   const int band =
-      std::max({(s.height + bands - 1) / bands, 2 * R + 1, (s.height + kMaxGridY - 1) / kMaxGridY});
-  const dim3 grid(across, (s.height + band - 1) / band);
+      std::max({(s.in.height + bands - 1) / bands, 2 * R + 1, (s.in.height + kMaxGridY - 1) / kMaxGridY});
+  const dim3 grid(across, (s.in.height + band - 1) / band);
   kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const uint4*>(s.src), static_cast<uint4*>(s.dst), vectors,
-                                             s.height, strips, band);
+                                             s.in.height, strips, band);
   return cudaGetLastError();
 }
 
@@ -209,8 +209,8 @@ template <int C, int R> cudaError_t launch_radius(const CudaStage& s, int radius
 }  // namespace
 
 bool fits_vector_blur(const CudaStage& s, int radius) {
-  return s.bytes_per_sample == 1 && radius >= 1 && radius <= Blur::kMaxFusedRadius &&
-         1LL * s.width * s.channels % 16 == 0 && 1LL * s.width * s.channels / 16 < (1LL << 31);
+  return s.in.bytes == 1 && radius >= 1 && radius <= Blur::kMaxFusedRadius &&
+         1LL * s.in.width * s.in.channels % 16 == 0 && 1LL * s.in.width * s.in.channels / 16 < (1LL << 31);
 }
 
 cudaError_t launch_vector_blur(const CudaStage& s, int radius) {

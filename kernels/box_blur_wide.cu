@@ -257,9 +257,9 @@ __global__ void __launch_bounds__(kWideThreads, 2)
 
 template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider mean) {
   using S = WideShape<C>;
-  WideGeometry g{s.width, s.height, radius, 0, 0, 0, 0};
-  g.strips = (s.width + S::kStripPx - 2 * radius - 1) / (S::kStripPx - 2 * radius);
-  g.out_px = (s.width + g.strips - 1) / g.strips;
+  WideGeometry g{s.in.width, s.in.height, radius, 0, 0, 0, 0};
+  g.strips = (s.in.width + S::kStripPx - 2 * radius - 1) / (S::kStripPx - 2 * radius);
+  g.out_px = (s.in.width + g.strips - 1) / g.strips;
   // As in the fused pass, one wave of blocks, each a strip of a band of
   // rows. A band is at least a quarter of the window: starting one reads
   // 2R + 1 rows, but only adds them up, and more, shorter bands keep more
@@ -268,8 +268,8 @@ template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider 
   int slots = 0;
   if (cudaError_t e = resident_blocks(wide_blur_kernel<C>, kWideThreads, S::kSmemBytes, slots); e != cudaSuccess)
     return e;
-  g.band_len = one_wave_band_len(s.height, slots / g.strips, (2 * radius + 1) / 4);
-  g.bands = (s.height + g.band_len - 1) / g.band_len;
+  g.band_len = one_wave_band_len(s.in.height, slots / g.strips, (2 * radius + 1) / 4);
+  g.bands = (s.in.height + g.band_len - 1) / g.band_len;
   wide_blur_kernel<C><<<g.strips * g.bands, kWideThreads, S::kSmemBytes, s.stream>>>(
       static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), g, mean);
   return cudaGetLastError();
@@ -279,7 +279,7 @@ template <int C> cudaError_t launch(const CudaStage& s, int radius, MeanDivider 
 
 cudaError_t launch_wide_blur(const CudaStage& s, int radius) {
   const auto mean = MeanDivider::for_mean(Blur::window_samples(radius), 255);
-  if (s.bytes_per_sample != 1 || radius <= Blur::kMaxFusedRadius || radius > Blur::kMaxWideRadius || !mean)
+  if (s.in.bytes != 1 || radius <= Blur::kMaxFusedRadius || radius > Blur::kMaxWideRadius || !mean)
     return cudaErrorInvalidValue;
   return with_channels(s, [&](auto c) { return launch<decltype(c)::value>(s, radius, *mean); });
 }

@@ -11,14 +11,14 @@
 #include <cuda_runtime.h>
 
 #include "registry.hpp"
+#include "remap.hpp"
 
 namespace gpuimg {
 
 struct CudaStage {
   const void* src;
   void* dst;
-  int width, height, channels;
-  int bytes_per_sample;  // 1 or 2
+  Shape in, out;
   void* scratch;         // at least the largest scratch_bytes() of the pipeline
   cudaStream_t stream;
   const std::uint32_t* word_table;  // word_table() of the stage's record, on the device; null where that is empty
@@ -51,7 +51,7 @@ inline int one_wave_band_len(int height, int bands, int shortest) {
 // Calls f(std::integral_constant<int, C>{}) for the stage's channel count C,
 // 1 to 4, so that a launch path can make C a template parameter.
 template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
-  switch (s.channels) {
+  switch (s.in.channels) {
     case 1: return f(std::integral_constant<int, 1>{});
     case 2: return f(std::integral_constant<int, 2>{});
     case 3: return f(std::integral_constant<int, 3>{});
@@ -60,29 +60,34 @@ template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
   }
 }
 
-// Runs stage `stage` of the records at `device_ops`, whose host copy is
-// `rec`, through a dispatch kernel: the shared-memory tile (dispatch.cu), or
-// the word rows (dispatch_words.cu) where fits_word_rows says so.
+// The skeletons, one per kind of op (Kind in op_spec.hpp). Each runs stage
+// `stage` of the records at `device_ops`, whose host copy is `rec`.
+// Stencil ops take the shared-memory tile (stencil.cu), or the word rows
+// (stencil_words.cu) where fits_word_rows says so; point ops the vector
+// groups of point.cu; remaps the tiles of remap.cu.
+cudaError_t launch_point(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
-
-// Ops of Kind::custom: one overload each, found by its tag.
-cudaError_t launch_custom(OpTag<Blur>, const CudaStage& s, const Blur::Params& p);
+cudaError_t launch_remap(const CudaStage& s, const AxisMap& map);
 
 // cudaSuccess when this binary holds code the current device can run.
 cudaError_t check_kernel_image();
 
 // Launches the stage `rec`, which is record `stage` of `device_ops`, by its
-// op's kind: the dispatch kernel, or the op's own launch path.
+// op's kind: a skeleton, or the op's own launch path.
 inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage& s, const OpRecord* device_ops) {
   cudaError_t result = cudaErrorInvalidValue;
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;
-    if constexpr (Op::kind == Kind::stencil)
+    if constexpr (Op::kind == Kind::point)
+      result = launch_point(s, rec, device_ops, stage);
+    else if constexpr (Op::kind == Kind::stencil)
       result = launch_stencil(s, rec, device_ops, stage);
+    else if constexpr (Op::kind == Kind::remap)
+      result = launch_remap(s, Op::map(rec.get<Op>(), rec.in));
     else
-      result = launch_custom(tag, s, rec.get<Op>());
+      result = static_cast<cudaError_t>(Op::launch(s, rec.get<Op>()));
   });
   return result;
 }
@@ -111,15 +116,13 @@ inline std::vector<std::uint32_t> word_table(const OpRecord& rec) {
   return table;
 }
 
-// The scratch the custom ops of `ops` need at once, for one image shape.
-template <class Records>
-std::size_t scratch_bytes(const Records& ops, int width, int height, int channels) {
+// The scratch the custom ops of a planned pipeline need at once.
+template <class Records> std::size_t scratch_bytes(const Records& planned) {
   std::size_t most = 0;
-  for (const OpRecord& rec : ops)
+  for (const OpRecord& rec : planned)
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
-      if constexpr (Op::kind == Kind::custom)
-        most = std::max(most, Op::scratch_bytes(rec.get<Op>(), width, height, channels));
+      if constexpr (Op::kind == Kind::custom) most = std::max(most, Op::scratch_bytes(rec.get<Op>(), rec.in));
     });
   return most;
 }

@@ -4,15 +4,21 @@
 #include <cstddef>
 #include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
+
+#include "param_values.hpp"
+#include "shape.hpp"
 
 namespace gpuimg {
 
 // Each op header declares: name, summary, example, kind, a trivially
-// copyable Params, `params` (one ParamSpec per value on the command line),
-// make() from those values and values() back; stencil ops add halo() and
-// the per-pixel apply(); custom ops add scratch_bytes() and their launch paths.
+// copyable Params, `params` (one ParamSpec per value on the command line,
+// param_values.hpp), make() from those values and values() back, and
+// optionally plan() (below). Then, by kind: point and stencil ops the
+// per-pixel apply() (stencil ops also halo()); remap ops map() (remap.hpp);
+// custom ops run_cpu(), launch() and scratch_bytes().
 //
 // ByteTable (optional, stencil ops): an op whose 8-bit result is cheaper
 // to look up than to compute declares table_size, table_entry(params, i)
@@ -36,17 +42,8 @@ namespace gpuimg {
 // on the host once per pipeline (word_table() in cuda_launch.hpp), copied
 // into shared memory by each block; elsewhere `table` may be null. The GPU
 // runs it for 8-bit images whose rows are whole words, for ops of halo 1
-// (dispatch_words.cu); the GPU tests hold it to the CPU backend's bytes,
+// (stencil_words.cu); the GPU tests hold it to the CPU backend's bytes,
 // and an op's own tests to its apply().
-enum class ParamType { integer, real };
-
-struct ParamSpec {
-  const char* name;  // shown in --help: --blur R
-  ParamType type;
-  double min, max;   // inclusive
-  const char* meaning;
-};
-
 // Every op also declares cpu_cost(params): what one stage costs the CPU
 // backend, in nanoseconds per sample (width x height x channels) on one
 // thread, the slowest of 1, 3 and 4 channels, scratch buffer and copy-back
@@ -58,10 +55,48 @@ struct CpuCost {
   double ns_per_sample_16bit;
 };
 
-// How a stage runs. Stencil ops are one case of the dispatch kernel (tile
-// plus halo in shared memory); ops whose shape does not fit a tile (a
-// separable filter of any radius, a resize) bring their own launch path.
-enum class Kind { stencil, custom };
+// How a stage runs: which kernel skeleton (and which CPU loop) takes it.
+// Each skeleton's dispatch switches over the ops of its own kind only.
+enum class Kind {
+  point,     // reads only its own pixel, may change the channel count: apply(view, x, y, p, out)
+  stencil,   // reads a neighbourhood of Op::halo pixels: apply() on the shared-memory tile
+  remap,     // copies pixels by an integer axis map (remap.hpp): crop, flips, rotations
+  custom,    // brings its own paths: run_cpu() and launch(), declared in the op's header
+};
+
+// An op may declare plan(Params& p, const Shape& in), returning its output
+// shape and resolving p for that input (a centred crop's offsets, say);
+// without one, a stage keeps its input's shape. A plan that cannot be made
+// for this input (a crop outside the image) throws PlanError: the planner
+// (lib/plan.hpp) names the stage and the file.
+struct PlanError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What a stage runs on, in host memory (the CPU backend): its input and
+// output buffers, which do not overlap, and their shapes. threads: at most
+// this many at once (0: one per hardware thread).
+struct CpuStage {
+  const void* src;
+  void* dst;
+  Shape in, out;
+  int threads;
+};
+
+// The same on the GPU (kernels/cuda_launch.hpp), for ops' own launch paths.
+struct CudaStage;
+
+template <class Op, class = void> struct HasPlan : std::false_type {};
+template <class Op>
+struct HasPlan<Op, std::void_t<decltype(Op::plan(std::declval<typename Op::Params&>(), std::declval<const Shape&>()))>>
+    : std::true_type {};
+
+template <class Op> Shape plan_stage(typename Op::Params& p, const Shape& in) {
+  if constexpr (HasPlan<Op>::value)
+    return Op::plan(p, in);
+  else
+    return in;
+}
 
 // The largest halo a stencil op may declare. The dispatch kernel holds each
 // thread's (4 + 2H) x (2 + 2H) pixel window in registers and is instantiated

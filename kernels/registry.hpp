@@ -6,14 +6,27 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "pixel.hpp"
+
 #include "ops/blur.hpp"
+#include "ops/crop.hpp"
+#include "ops/flip.hpp"
+#include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
+#include "ops/rotate.hpp"
 #include "ops/sharpen.hpp"
+#include "ops/transpose.hpp"
 
 #define GPUIMG_OPS(X) \
   X(Blur)             \
   X(Sharpen)          \
-  X(Invert)
+  X(Invert)           \
+  X(Grayscale)        \
+  X(Crop)             \
+  X(Flip)             \
+  X(Flop)             \
+  X(Rotate)           \
+  X(Transpose)
 
 namespace gpuimg {
 
@@ -50,6 +63,26 @@ template <class F> bool visit_op(OpId id, F&& f) {
   return false;
 }
 
+template <class... Ops> struct OpList {};
+#define GPUIMG_OP_TYPE(Op) , Op
+template <class First, class... Rest> struct OpListOf { using type = OpList<Rest...>; };
+using AllOps = OpListOf<void GPUIMG_OPS(GPUIMG_OP_TYPE)>::type;
+#undef GPUIMG_OP_TYPE
+
+// The ops of one kind, in registry order: what a kernel skeleton dispatches over.
+template <Kind K, class List, class Kept = OpList<>> struct OfKind { using type = Kept; };
+template <Kind K, class Op, class... Rest, class... Kept>
+struct OfKind<K, OpList<Op, Rest...>, OpList<Kept...>>
+    : OfKind<K, OpList<Rest...>, std::conditional_t<Op::kind == K, OpList<Kept..., Op>, OpList<Kept...>>> {};
+template <Kind K> using OpsOfKind = typename OfKind<K, AllOps>::type;
+
+// Calls f(OpTag<Op>{}) for the op of `list` whose id is `id`; false if none
+// there has it. A chain of compares over that list alone, so a skeleton's
+// dispatch holds no code for ops of other kinds.
+template <class F, class... Ops> GPUIMG_HD bool visit_op_in(OpList<Ops...>, OpId id, F&& f) {
+  return ((id == OpIdOf<Ops>::value ? (f(OpTag<Ops>{}), true) : false) || ...);
+}
+
 // Every op's typed parameters share one slot of a stage record.
 union OpParams {
 #define GPUIMG_OP_PARAMS(Op) Op::Params Op##_;
@@ -61,19 +94,23 @@ template <class Op> struct ParamSlot;
 #define GPUIMG_OP_SLOT(Op)                                                                  \
   template <> struct ParamSlot<Op> {                                                        \
     GPUIMG_HD static const Op::Params& get(const OpParams& u) { return u.Op##_; }          \
-    static void set(OpParams& u, const Op::Params& p) { u.Op##_ = p; }                      \
+    GPUIMG_HD static Op::Params& get(OpParams& u) { return u.Op##_; }                        \
+  static void set(OpParams& u, const Op::Params& p) { u.Op##_ = p; }                      \
   };
 GPUIMG_OPS(GPUIMG_OP_SLOT)
 #undef GPUIMG_OP_SLOT
 
 // One stage of a pipeline as it travels to the GPU: the op id, the halo its
-// tile needs (stencil ops), and that op's typed parameters.
+// tile needs (stencil ops), its input and output shapes (set by the planner,
+// lib/plan.hpp) and that op's typed parameters, resolved for that input.
 struct OpRecord {
   OpId id;
   std::int32_t halo;
+  Shape in, out;
   OpParams params;
 
   template <class Op> GPUIMG_HD const typename Op::Params& get() const { return ParamSlot<Op>::get(params); }
+  template <class Op> GPUIMG_HD typename Op::Params& get() { return ParamSlot<Op>::get(params); }
 };
 
 template <class Op> OpRecord make_record(const typename Op::Params& p) {

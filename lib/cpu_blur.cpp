@@ -9,8 +9,6 @@
 // Only the running horizontal sum is a chain from one sample to the next;
 // every other step is a loop over a whole row of independent samples, which
 // the compiler vectorises, and the running sum is kept to one add.
-#include "cpu_blur.hpp"
-
 #include <algorithm>
 #include <cstddef>
 #include <type_traits>
@@ -120,18 +118,26 @@ template <int C, class T> void blur_channels(const T* src, T* dst, int width, in
     blur_with<C>(src, dst, width, height, radius, threads, ReciprocalMean<double>(n));
 }
 
-}  // namespace
 
-template <class T> void blur_cpu(const T* src, T* dst, int width, int height, int channels, int radius, int threads) {
-  switch (channels) {
-    case 1: return blur_channels<1>(src, dst, width, height, radius, threads);
-    case 2: return blur_channels<2>(src, dst, width, height, radius, threads);
-    case 3: return blur_channels<3>(src, dst, width, height, radius, threads);
-    default: return blur_channels<4>(src, dst, width, height, radius, threads);
+template <class T> void blur_rows(const CpuStage& s, int radius) {
+  const T* src = static_cast<const T*>(s.src);
+  T* dst = static_cast<T*>(s.dst);
+  const int w = s.in.width, h = s.in.height;
+  switch (s.in.channels) {
+    case 1: return blur_channels<1>(src, dst, w, h, radius, s.threads);
+    case 2: return blur_channels<2>(src, dst, w, h, radius, s.threads);
+    case 3: return blur_channels<3>(src, dst, w, h, radius, s.threads);
+    default: return blur_channels<4>(src, dst, w, h, radius, s.threads);
   }
 }
 
-template void blur_cpu(const std::uint8_t*, std::uint8_t*, int, int, int, int, int);
-template void blur_cpu(const std::uint16_t*, std::uint16_t*, int, int, int, int, int);
+}  // namespace
+
+void Blur::run_cpu(const CpuStage& s, const Params& p) {
+  if (s.in.bytes == 1)
+    blur_rows<std::uint8_t>(s, p.radius);
+  else
+    blur_rows<std::uint16_t>(s, p.radius);
+}
 
 }  // namespace gpuimg

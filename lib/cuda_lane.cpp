@@ -4,6 +4,7 @@
 // hold a core that the decoders and encoders need.
 #include "cuda_lane.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "cuda_launch.hpp"
 #include "cuda_resources.hpp"
 #include "error.hpp"
+#include "plan.hpp"
 
 namespace gpuimg {
 namespace {
@@ -50,9 +52,13 @@ struct CudaLane::State {
   bool staging_on;
   Stream stream;
   Event done{cudaEventBlockingSync | cudaEventDisableTiming};
-  DeviceBuffer ping, pong, scratch, ops;  // ops: the records, then the stages' word tables
+  DeviceBuffer ping, pong, scratch, ops;  // ops: the planned records, then the stages' word tables
   std::vector<const std::uint32_t*> word_tables;  // per stage, in ops; null where it has none
   PinnedBuffer staging;
+  // The plan last uploaded, for the input shape it was made for: images of
+  // one shape, as a batch's often are, share it.
+  std::optional<Shape> planned_for;
+  Pipeline planned;
 };
 
 CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_(device) {
@@ -60,7 +66,6 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
   state_ = std::make_unique<State>(pipeline, staging);
   State& s = *state_;
   std::vector<unsigned char> bytes(sizeof(OpRecord) * pipeline.size());
-  if (!bytes.empty()) std::memcpy(bytes.data(), pipeline.data(), bytes.size());
   std::vector<std::size_t> table_at(pipeline.size(), 0);
   for (std::size_t i = 0; i < pipeline.size(); ++i) {
     const std::vector<std::uint32_t> table = word_table(pipeline[i]);
@@ -73,8 +78,10 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
   const auto* base = static_cast<const unsigned char*>(s.ops.get());
   for (std::size_t at : table_at)
     s.word_tables.push_back(at == 0 ? nullptr : reinterpret_cast<const std::uint32_t*>(base + at));
-  if (!bytes.empty()) {
-    check_cuda(cudaMemcpyAsync(s.ops.get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice, s.stream.get()),
+  if (bytes.size() > sizeof(OpRecord) * pipeline.size()) {
+    const std::size_t records = sizeof(OpRecord) * pipeline.size();
+    check_cuda(cudaMemcpyAsync(static_cast<unsigned char*>(s.ops.get()) + records, bytes.data() + records,
+                               bytes.size() - records, cudaMemcpyHostToDevice, s.stream.get()),
                "uploading the pipeline");
     check_cuda(cudaStreamSynchronize(s.stream.get()), "uploading the pipeline");
   }
@@ -89,15 +96,26 @@ void CudaLane::run(Image& img, RunTimes* times) {
   select_device(device_);
   State& s = *state_;
   const cudaStream_t stream = s.stream.get();
-  const std::size_t bytes = img.data.size();
+  const Shape input = shape_of(img);
   const int stages = static_cast<int>(s.pipeline.size());
-  s.ping.reserve(bytes, "the image");
-  s.pong.reserve(bytes, "the image");
-  s.scratch.reserve(scratch_bytes(s.pipeline, img.width, img.height, img.channels), "stage scratch");
+  if (s.planned_for != input) {
+    s.planned = plan_pipeline(s.pipeline, input);
+    s.planned_for = input;
+    if (stages > 0)
+      check_cuda(cudaMemcpyAsync(s.ops.get(), s.planned.data(), sizeof(OpRecord) * stages, cudaMemcpyHostToDevice,
+                                 stream),
+                 "uploading the pipeline");
+  }
+  const Shape output = planned_output(s.planned, input);
+  const std::size_t in_bytes = input.byte_size(), out_bytes = output.byte_size();
+  const std::size_t largest = std::max(largest_buffer(s.planned), in_bytes);
+  s.ping.reserve(largest, "the image");
+  s.pong.reserve(largest, "the image");
+  s.scratch.reserve(scratch_bytes(s.planned), "stage scratch");
   void* host = img.data.data();
   if (s.staging_on) {
-    s.staging.reserve(bytes, "staging the image");
-    std::memcpy(s.staging.get(), host, bytes);
+    s.staging.reserve(std::max(in_bytes, out_bytes), "staging the image");
+    std::memcpy(s.staging.get(), host, in_bytes);
     host = s.staging.get();
   }
   std::optional<Timeline> timeline;
@@ -107,23 +125,31 @@ void CudaLane::run(Image& img, RunTimes* times) {
   };
 
   mark();
-  check_cuda(cudaMemcpyAsync(s.ping.get(), host, bytes, cudaMemcpyHostToDevice, stream), "uploading the image");
+  check_cuda(cudaMemcpyAsync(s.ping.get(), host, in_bytes, cudaMemcpyHostToDevice, stream), "uploading the image");
   mark();
   void* src = s.ping.get();
   void* dst = s.pong.get();
   for (int i = 0; i < stages; ++i) {
-    const CudaStage stage{src, dst, img.width, img.height, img.channels, bytes_per_sample(img.depth),
-                          s.scratch.get(), stream, s.word_tables[i]};
-    check_cuda(launch_stage(s.pipeline[i], i, stage, static_cast<const OpRecord*>(s.ops.get())),
-               "launching stage " + std::to_string(i + 1) + " (" + describe(s.pipeline[i]) + ")");
+    const OpRecord& rec = s.planned[i];
+    const CudaStage stage{src, dst, rec.in, rec.out, s.scratch.get(), stream, s.word_tables[i]};
+    check_cuda(launch_stage(rec, i, stage, static_cast<const OpRecord*>(s.ops.get())),
+               "launching stage " + std::to_string(i + 1) + " (" + describe(rec) + ")");
     std::swap(src, dst);
     mark();
   }
-  check_cuda(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, stream), "downloading the image");
+  if (!s.staging_on) {
+    img.data.resize(std::max(in_bytes, out_bytes));  // grows before the copy, shrinks after
+    host = img.data.data();
+  }
+  check_cuda(cudaMemcpyAsync(host, src, out_bytes, cudaMemcpyDeviceToHost, stream), "downloading the image");
   mark();
   check_cuda(cudaEventRecord(s.done.get(), stream), "recording an event");
   check_cuda(cudaEventSynchronize(s.done.get()), "running the pipeline");
-  if (s.staging_on) std::memcpy(img.data.data(), s.staging.get(), bytes);
+  img.data.resize(out_bytes);
+  if (s.staging_on) std::memcpy(img.data.data(), s.staging.get(), out_bytes);
+  img.width = output.width;
+  img.height = output.height;
+  img.channels = output.channels;
 
   if (times) {
     times->upload_ms = timeline->ms(0);

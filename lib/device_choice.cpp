@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "plan.hpp"
+
 namespace gpuimg {
 namespace {
 
@@ -16,16 +18,16 @@ std::string format_ms(double ms) {
 }  // namespace
 
 double estimate_cpu_ms(const Pipeline& pipeline, const ImageShape& shape, int threads) {
-  const double samples = double(shape.width) * double(shape.height) * shape.channels;
   const int counted = std::clamp(threads, 1, kCpuScalingThreads);
   double ns = 0;
-  for (const OpRecord& rec : pipeline)
+  for (const OpRecord& rec : plan_pipeline(pipeline, shape_of(shape)))
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
       const CpuCost cost = Op::cpu_cost(rec.get<Op>());
-      ns += shape.depth == Depth::U8 ? cost.ns_per_sample_8bit : cost.ns_per_sample_16bit;
+      const double samples = double(std::max(rec.in.pixels() * rec.in.channels, rec.out.pixels() * rec.out.channels));
+      ns += samples * (shape.depth == Depth::U8 ? cost.ns_per_sample_8bit : cost.ns_per_sample_16bit);
     });
-  return ns * samples / counted / 1e6;
+  return ns / counted / 1e6;
 }
 
 AutoDevice choose_auto_device(const Pipeline& pipeline, const std::optional<ImageShape>& shape, int threads) {

@@ -33,7 +33,9 @@ constexpr double kCudaStartExitMs = 250;
 constexpr int kCpuScalingThreads = 8;
 
 // The CPU backend's time for `pipeline` on an image of `shape`, in ms: each
-// stage's cpu_cost (its op header) times the samples, shared by `threads`.
+// stage's cpu_cost (its op header) times the samples it reads or writes,
+// whichever are more, shared by `threads`. The pipeline must plan for that
+// shape (the caller has checked it, lib/plan.hpp).
 double estimate_cpu_ms(const Pipeline& pipeline, const ImageShape& shape, int threads);
 
 struct AutoDevice {

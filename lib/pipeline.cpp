@@ -1,17 +1,9 @@
 #include "pipeline.hpp"
 
 #include "error.hpp"
-#include "number_text.hpp"
+#include "param_text.hpp"
 
 namespace gpuimg {
-namespace {
-
-double parse_value(const char* op, const ParamSpec& spec, const std::string& text) {
-  const NumberForm form = spec.type == ParamType::integer ? NumberForm::integer : NumberForm::decimal;
-  return parse_number(std::string("--") + op + ": " + spec.name, text, form, spec.min, spec.max);
-}
-
-}  // namespace
 
 OpRecord parse_stage(const std::string& name, const std::vector<std::string>& values) {
   OpRecord rec{};
@@ -20,11 +12,37 @@ OpRecord parse_stage(const std::string& name, const std::vector<std::string>& va
     using Op = typename decltype(tag)::type;
     if (found || name != Op::name) return;
     found = true;
-    if (values.size() != Op::params.size())
-      throw UsageError("--" + name + ": expected " + std::to_string(Op::params.size()) + " value(s), got " +
+    if (values.size() != words_taken<Op>())
+      throw UsageError("--" + name + ": expected " + std::to_string(words_taken<Op>()) + " value(s), got " +
                        std::to_string(values.size()));
-    double parsed[Op::params.size() + 1] = {};
-    for (std::size_t i = 0; i < Op::params.size(); ++i) parsed[i] = parse_value(Op::name, Op::params[i], values[i]);
+    ParamValue parsed[Op::params.size() + 1] = {};
+    std::size_t word = 0;
+    std::string rest;  // what follows the colon in the word last read
+    for (std::size_t i = 0; i < Op::params.size(); ++i) {
+      const ParamSpec& spec = Op::params[i];
+      const std::string what = "--" + name + ": " + spec.name;
+      if (spec.after_colon) {
+        if (rest.empty()) {
+          parsed[i].choice = spec.default_choice;
+          continue;
+        }
+        const std::size_t colon = rest.find(':');
+        parsed[i] = parse_param(what, spec, rest.substr(0, colon));
+        rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+        continue;
+      }
+      if (!rest.empty()) throw UsageError("--" + name + ": unexpected ':" + rest + "'");
+      std::string text = values[word++];
+      const std::size_t colon = text.find(':');
+      const bool colon_follows = i + 1 < Op::params.size() && Op::params[i + 1].after_colon;
+      if (colon != std::string::npos && colon_follows) {
+        rest = text.substr(colon + 1);
+        if (rest.empty()) throw UsageError("--" + name + ": nothing after ':' in '" + text + "'");
+        text.resize(colon);
+      }
+      parsed[i] = parse_param(what, spec, text);
+    }
+    if (!rest.empty()) throw UsageError("--" + name + ": unexpected ':" + rest + "'");
     rec = make_record<Op>(Op::make(parsed));
   });
   if (!found) throw UsageError("unknown operation '" + name + "'");
@@ -44,7 +62,7 @@ std::string describe(const OpRecord& rec) {
     // Printed from the record itself, so -v shows what the GPU receives.
     const auto values = Op::values(rec.get<Op>());
     for (std::size_t i = 0; i < values.size(); ++i)
-      text += std::string(" ") + Op::params[i].name + "=" + number_text(values[i]);
+      text += std::string(" ") + Op::params[i].name + "=" + param_text(Op::params[i], values[i]);
   });
   return text;
 }

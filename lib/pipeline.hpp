@@ -14,7 +14,15 @@ using Pipeline = std::vector<OpRecord>;
 // message like "--blur: R must be an integer from 1 to 4096, got '0'".
 OpRecord parse_stage(const std::string& name, const std::vector<std::string>& values);
 
-// "blur R=3", "sharpen F=0.8", "invert".
+// The words an op takes on the command line: one per parameter, but for
+// those written behind a colon in the word before ("50%:linear").
+template <class Op> constexpr std::size_t words_taken() {
+  std::size_t n = 0;
+  for (const ParamSpec& p : Op::params) n += p.after_colon ? 0 : 1;
+  return n;
+}
+
+// "blur R=3", "sharpen F=0.8", "invert"; after planning, the resolved values.
 std::string describe(const OpRecord& rec);
 
 // The op's name for a record ("blur").

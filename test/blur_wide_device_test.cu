@@ -29,9 +29,10 @@ void expect_launch_matches_cpu(Launcher launch, const Image& in, int radius) {
   run_cpu(cpu, {parse_stage("blur", {std::to_string(radius)})});
   const std::size_t bytes = in.data.size();
   DeviceBuffer src(bytes, "the input"), dst(bytes, "the output");
-  DeviceBuffer scratch(Blur::scratch_bytes({radius}, in.width, in.height, in.channels), "the scratch");
+  const Shape shape{in.width, in.height, in.channels, 1};
+  DeviceBuffer scratch(Blur::scratch_bytes({radius}, shape), "the scratch");
   ASSERT_EQ(cudaMemcpy(src.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  const CudaStage stage{src.get(), dst.get(), in.width, in.height, in.channels, 1, scratch.get(), nullptr, nullptr};
+  const CudaStage stage{src.get(), dst.get(), shape, shape, scratch.get(), nullptr, nullptr};
   ASSERT_EQ(launch(stage, radius), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.get(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(same_samples(cpu, gpu)) << "blur kernel vs CPU backend";

@@ -107,7 +107,7 @@ TEST(GpuBackend, TallImageBeyondTheGridLimit) {
 }
 
 // 8-bit images whose rows are whole words run through the word rows kernel
-// (dispatch_words.cu), by arithmetic at strengths of the form a / 2^s and
+// (stencil_words.cu), by arithmetic at strengths of the form a / 2^s and
 // through the word table at others: row lengths around a warp's 32 words
 // and a block's 256, with the image's edges inside and at the ends of warps;
 // heights around its row bands of 8 to 64.

@@ -107,7 +107,7 @@ TEST(SharpenArithmetic, ByteTableMatchesTheFormulaForEveryPair) {
       {0.1, 0.3, 0.7, 2.5, 1.0 / 3, 1.0 / 7, 0.5, 1, 1000, 999.99, 0.0, 1e-12}, 20261122, 150);
   std::size_t full_formula_entries = 0;
   for (const double f : strengths) {
-    const Sharpen::Params p = Sharpen::make(&f);
+    const Sharpen::Params p = Sharpen::with_amount(f);
     for (int lap = -1020; lap <= 1020; ++lap) {
       const int k = Sharpen::table_entry(p, lap + 1020);
       full_formula_entries += k == kUntabulated;
@@ -141,7 +141,7 @@ void expect_words_pinned(double f) {
       for (int sum = 0; sum <= 1020; ++sum) all.push_back({c, sum});
     return all;
   }();
-  const Sharpen::Params p = Sharpen::make(&f);
+  const Sharpen::Params p = Sharpen::with_amount(f);
   std::vector<std::uint32_t> table(Sharpen::word_table_size);
   if (Sharpen::uses_word_table(p))
     for (int i = 0; i < Sharpen::word_table_size; ++i) table[i] = Sharpen::word_table_entry(p, i);
@@ -171,7 +171,7 @@ TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
   for (int s = 0; s <= 8; ++s)
     for (int a = 0; a <= 64; ++a) {
       const double f = std::ldexp(a, -s);
-      if (Sharpen::uses_word_table(Sharpen::make(&f))) continue;
+      if (Sharpen::uses_word_table(Sharpen::with_amount(f))) continue;
       ++strengths;
       expect_words_pinned(f);
       if (HasFatalFailure()) return;
@@ -180,9 +180,9 @@ TEST(SharpenArithmetic, ByteLanesMatchTheFormulaForEveryPair) {
   // The lanes take the common whole and halved strengths, and leave to the
   // table those they cannot hold exactly.
   for (double f : {0.0, 0.25, 0.5, 1.0, 1.5, 2.5, 15.0})
-    EXPECT_FALSE(Sharpen::uses_word_table(Sharpen::make(&f))) << f;
+    EXPECT_FALSE(Sharpen::uses_word_table(Sharpen::with_amount(f))) << f;
   for (double f : {16.0, 0.3, 0.7, 1000.0, 1.0 / 128, std::nextafter(1.0, 2.0)})
-    EXPECT_TRUE(Sharpen::uses_word_table(Sharpen::make(&f))) << f;
+    EXPECT_TRUE(Sharpen::uses_word_table(Sharpen::with_amount(f))) << f;
 }
 
 // Every other strength reads the word table, whose entries near the ties
@@ -193,7 +193,7 @@ TEST(SharpenArithmetic, WordTableMatchesTheFormulaForEveryPair) {
       {0.1, 0.3, 0.7, 1.1, 2.3, 0.35, 1.0 / 3, 1.0 / 7, 1000, 999.99, 16, 1e-12}, 20261123, 60);
   std::size_t tie_entries = 0;
   for (const double f : strengths) {
-    const Sharpen::Params p = Sharpen::make(&f);
+    const Sharpen::Params p = Sharpen::with_amount(f);
     ASSERT_TRUE(Sharpen::uses_word_table(p)) << f;
     for (int i = 0; i < Sharpen::table_size; ++i) tie_entries += Sharpen::table_entry(p, i) == kUntabulated;
     expect_words_pinned(f);

@@ -23,8 +23,16 @@ struct Blur {
     std::int32_t radius;
   };
   static constexpr std::array<ParamSpec, 1> params{{{"R", ParamType::integer, 1, 4096, "radius in pixels"}}};
-  static Params make(const double* v) { return {static_cast<std::int32_t>(v[0])}; }
-  static std::array<double, 1> values(const Params& p) { return {double(p.radius)}; }
+  static Params make(const ParamValue* v) { return {static_cast<std::int32_t>(v[0].number)}; }
+  static std::array<ParamValue, 1> values(const Params& p) {
+    ParamValue v{};
+    v.number = p.radius;
+    return {v};
+  }
+
+  // Its own paths: lib/cpu_blur.cpp and kernels/box_blur.cu.
+  static void run_cpu(const CpuStage& s, const Params& p);
+  static int launch(const CudaStage& s, const Params& p);  // a cudaError_t
 
   // lib/cpu_blur.cpp keeps window sums in signed 32 bits while n * max fits
   // (8-bit up to R = 1450, 16-bit up to R = 90), in 64 bits beyond. Measured
@@ -69,9 +77,9 @@ struct Blur {
 
   // Two passes keep horizontal window sums in scratch, one uint32 per sample
   // at most (8193 * 65535 < 2^32; see row_sums_fit_16_bits).
-  static std::size_t scratch_bytes(const Params& p, int width, int height, int channels) {
+  static std::size_t scratch_bytes(const Params& p, const Shape& in) {
     if (p.radius <= kMaxFusedRadius) return 0;
-    return static_cast<std::size_t>(width) * height * channels * sizeof(std::uint32_t);
+    return static_cast<std::size_t>(in.pixels() * in.channels * sizeof(std::uint32_t));
   }
 
   // The vertical sum needs 64 bits once n * max + n/2 passes 2^32 (16-bit

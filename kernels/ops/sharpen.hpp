@@ -31,8 +31,13 @@ struct Sharpen {
     Dyadic dyadic;
   };
   static constexpr std::array<ParamSpec, 1> params{{{"F", ParamType::real, 0.0, 1000.0, "strength"}}};
-  static Params make(const double* v) { return {v[0], dyadic_form(v[0])}; }
-  static std::array<double, 1> values(const Params& p) { return {p.amount}; }
+  static Params make(const ParamValue* v) { return with_amount(v[0].number); }
+  static Params with_amount(double f) { return {f, dyadic_form(f)}; }
+  static std::array<ParamValue, 1> values(const Params& p) {
+    ParamValue v{};
+    v.number = p.amount;
+    return {v};
+  }
   GPUIMG_HD static int halo(const Params&) { return 1; }
   // On the 2-core development machine (scripts/bench_cpu_cost.sh): 8-bit
   // through the table below, 2.1 to 3.0 ns a sample; 16-bit, the pinned

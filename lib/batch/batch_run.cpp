@@ -15,6 +15,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "made_folders.hpp"
+#include "planned_read.hpp"
 
 namespace gpuimg {
 namespace {
@@ -91,7 +92,7 @@ class Batch {
     if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
     make_folder(item);
     check_output_path(item.output, {item.input});
-    return read_image(item.input, settings_.read);
+    return read_planned(item.input, settings_.pipeline, settings_.read).image;
   }
 
   void write(const BatchItem& item, const Image& img) {

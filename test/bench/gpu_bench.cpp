@@ -23,6 +23,7 @@
 
 #include "cuda_launch.hpp"
 #include "pipeline.hpp"
+#include "plan.hpp"
 #if GPUIMG_BENCH_NPP
 #include "npp_peers.hpp"
 #endif
@@ -35,7 +36,7 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-struct Shape {
+struct BenchShape {
   int width, height, channels, bytes_per_sample;
   const char* name;
 };
@@ -114,7 +115,7 @@ std::string label(const OpRecord& rec) {
 // bytes, and as many outputs, so consecutive runs rotate past the L2.
 class Frames {
  public:
-  Frames(const Shape& sh, std::size_t scratch, cudaStream_t s) : sh_(sh), s_(s) {
+  Frames(const BenchShape& sh, std::size_t scratch, cudaStream_t s) : sh_(sh), s_(s) {
     bytes_ = std::size_t(sh.width) * sh.height * sh.channels * sh.bytes_per_sample;
     sets_ = static_cast<int>(std::max<std::size_t>(2, (400u << 20) / (2 * bytes_)));
     std::vector<unsigned char> host(bytes_);
@@ -139,9 +140,8 @@ class Frames {
 
   std::size_t bytes() const { return bytes_; }
   // Run i's input and output, for a stage with this word table.
-  CudaStage stage(int i, const std::uint32_t* word_table = nullptr) const {
-    return CudaStage{src_[i % sets_], dst_[i % sets_], sh_.width, sh_.height, sh_.channels, sh_.bytes_per_sample,
-                     scratch_, s_, word_table};
+  CudaStage stage(int i, const OpRecord& rec, const std::uint32_t* word_table = nullptr) const {
+    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table};
   }
   void copy(int i) const {
     check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");
@@ -150,7 +150,7 @@ class Frames {
   void* output() const { return dst_[0]; }
 
  private:
-  Shape sh_;
+  BenchShape sh_;
   cudaStream_t s_;
   std::size_t bytes_ = 0;
   int sets_ = 0;
@@ -158,7 +158,7 @@ class Frames {
   void* scratch_ = nullptr;
 };
 
-std::string size_name(const Shape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
+std::string size_name(const BenchShape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
 
 #if GPUIMG_BENCH_NPP
 // An NPP box filter predicted to take longer than this a run is skipped.
@@ -206,7 +206,7 @@ class NppRows {
 
   void next_shape() { blur_radius_ = 0; }
 
-  void measure(Timer& timer, int most, const OpRecord& rec, const Shape& sh, const Frames& f) {
+  void measure(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f) {
     if (!NppPeers::function(rec, sh.channels, sh.bytes_per_sample)) return;
     const std::string op = label(rec);
     if (rec.id == OpId::Blur && blur_radius_ > 0) {
@@ -224,7 +224,7 @@ class NppRows {
     check(cudaMemset(f.output(), 0, f.bytes()), "cudaMemset");
     NppStatus status = NPP_NO_ERROR;
     const double ms = timer.median_ms(most, [&](int i) {
-      const NppStatus st = npp_.run(rec, f.stage(i));
+      const NppStatus st = npp_.run(rec, f.stage(i, rec));
       if (st != NPP_NO_ERROR && status == NPP_NO_ERROR) status = st;
     });
     if (status < 0) {
@@ -258,11 +258,13 @@ int bench(int most) {
 #endif
   std::printf("op\tsize\ttype\timpl\tbytes\tms\tnote\n");
 
-  const std::vector<Shape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
+  const std::vector<BenchShape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
                                      {3840, 2160, 1, 2, "gray16"}, {7680, 4320, 1, 2, "gray16"}};
-  std::vector<OpRecord> records = {parse_stage("invert", {}), parse_stage("sharpen", {"1"}),
-                                   parse_stage("sharpen", {"0.7"})};
+  Pipeline records = {parse_stage("invert", {}),    parse_stage("sharpen", {"1"}),   parse_stage("sharpen", {"0.7"}),
+                      parse_stage("grayscale", {}), parse_stage("flip", {}),         parse_stage("flop", {}),
+                      parse_stage("rotate", {"90"}), parse_stage("rotate", {"180"}), parse_stage("transpose", {}),
+                      parse_stage("crop", {"1x1"})};
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
 
   cudaStream_t s;
@@ -275,22 +277,31 @@ int bench(int most) {
 #if GPUIMG_BENCH_NPP
   NppRows npp(s);
 #endif
-  for (const Shape& sh : shapes) {
-    const Frames f(sh, scratch_bytes(records, sh.width, sh.height, sh.channels), s);
+  for (const BenchShape& sh : shapes) {
+    // Each record planned alone, for this input shape. The crop keeps the
+    // middle 3/4 of each side.
+    const Shape input{sh.width, sh.height, sh.channels, sh.bytes_per_sample};
+    Pipeline planned;
+    for (OpRecord rec : records) {
+      if (rec.id == OpId::Crop)
+        rec = parse_stage("crop", {std::to_string(sh.width * 3 / 4) + "x" + std::to_string(sh.height * 3 / 4)});
+      planned.push_back(plan_pipeline({rec}, input).front());
+    }
+    const Frames f(sh, scratch_bytes(planned), s);
     const std::string size = size_name(sh);
     const double copy = timer.median_ms(most, [&](int i) { f.copy(i); });
     row("copy", size, sh.name, "cudaMemcpy", f.bytes(), format_ms(copy), "");
 #if GPUIMG_BENCH_NPP
     npp.next_shape();
 #endif
-    for (const OpRecord& rec : records) {
+    for (const OpRecord& rec : planned) {
       check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
       const std::vector<std::uint32_t> table = word_table(rec);
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
             "upload word table");
       const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
       const double ms = timer.median_ms(
-          most, [&](int i) { check(launch_stage(rec, 0, f.stage(i, stage_table), d_op), "gpuimg launch"); });
+          most, [&](int i) { check(launch_stage(rec, 0, f.stage(i, rec, stage_table), d_op), "gpuimg launch"); });
       row(label(rec), size, sh.name, "gpuimg", f.bytes(), format_ms(ms), "");
 #if GPUIMG_BENCH_NPP
       npp.measure(timer, most, rec, sh, f);

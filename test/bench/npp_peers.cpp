@@ -64,16 +64,17 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Blur:
       return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
+    default:
+      return nullptr;
   }
-  return nullptr;
 }
 
 NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
-  if (!function(rec, s.channels, s.bytes_per_sample)) return NPP_NOT_SUPPORTED_MODE_ERROR;
-  const NppiSize size{s.width, s.height};
+  if (!function(rec, s.in.channels, s.in.bytes)) return NPP_NOT_SUPPORTED_MODE_ERROR;
+  const NppiSize size{s.in.width, s.in.height};
   const NppiPoint origin{0, 0};
-  const int step = s.width * s.channels * s.bytes_per_sample;
-  const bool rgb8 = is_rgb8(s.channels, s.bytes_per_sample);
+  const int step = s.in.width * s.in.channels * s.in.bytes;
+  const bool rgb8 = is_rgb8(s.in.channels, s.in.bytes);
   const auto* src8 = static_cast<const Npp8u*>(s.src);
   auto* dst8 = static_cast<Npp8u*>(s.dst);
   const auto* src16 = static_cast<const Npp16u*>(s.src);
@@ -99,6 +100,8 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
                   : nppiFilterBoxBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, mask, anchor,
                                                     NPP_BORDER_REPLICATE, ctx_);
     }
+    default:
+      break;
   }
   return NPP_NOT_SUPPORTED_MODE_ERROR;
 }

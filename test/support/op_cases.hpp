@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -22,7 +23,7 @@ struct OpCase {
   OpRecord record;
 };
 
-inline std::vector<double> test_values(const ParamSpec& p) {
+inline std::vector<double> test_numbers(const ParamSpec& p) {
   std::vector<double> v = p.type == ParamType::integer
                               ? std::vector<double>{p.min, p.min + 1, p.min + 2, 8, 17, 64, p.max}
                               : std::vector<double>{p.min, 0.3, 0.5, 1, 2.5, p.max};
@@ -32,15 +33,37 @@ inline std::vector<double> test_values(const ParamSpec& p) {
   return v;
 }
 
-inline std::string value_name(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  std::replace(s.begin(), s.end(), '.', 'p');
+// The texts each parameter takes in the matrix. Every region meets every
+// awkward size: offsets are at most 0, or the region is centred.
+inline std::vector<std::string> test_values(const ParamSpec& p) {
+  std::vector<std::string> texts;
+  switch (p.type) {
+    case ParamType::integer:
+    case ParamType::real:
+      for (double v : test_numbers(p)) {
+        std::ostringstream s;
+        s.precision(17);
+        s << v;
+        texts.push_back(s.str());
+      }
+      break;
+    case ParamType::geometry: texts = {"1x1+0+0", "5x3", "7x4-2-1", "100000x3", "2x100000+0-7"}; break;
+    case ParamType::size: texts = {"1x1", "5x", "x7", "50%", "250%", "31x2"}; break;
+    case ParamType::choice:
+      for (int i = 0; i < p.choice_count; ++i) texts.push_back(p.choices[i]);
+      break;
+  }
+  return texts;
+}
+
+inline std::string value_name(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = c == '.' ? 'p' : c == '-' ? 'm' : c == '%' ? 'P' : '_';
   return s;
 }
 
-// Each parameter takes each of its test values while the others keep their first.
+// Each parameter takes each of its test values while the others keep their
+// first; one written behind a colon joins the word before it.
 inline std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases;
   for_each_op([&](auto tag) {
@@ -50,18 +73,18 @@ inline std::vector<OpCase> op_cases() {
       return;
     }
     for (std::size_t i = 0; i < Op::params.size(); ++i)
-      for (double v : test_values(Op::params[i])) {
-        std::vector<std::string> text;
+      for (const std::string& v : test_values(Op::params[i])) {
+        std::vector<std::string> words;
         std::string name = Op::name;
         for (std::size_t k = 0; k < Op::params.size(); ++k) {
-          const double value = k == i ? v : test_values(Op::params[k]).front();
-          std::ostringstream s;
-          s.precision(17);
-          s << value;
-          text.push_back(s.str());
+          const std::string value = k == i ? v : test_values(Op::params[k]).front();
+          if (Op::params[k].after_colon)
+            words.back() += ":" + value;
+          else
+            words.push_back(value);
           name += std::string("_") + Op::params[k].name + "_" + value_name(value);
         }
-        cases.push_back({name, parse_stage(Op::name, text)});
+        cases.push_back({name, parse_stage(Op::name, words)});
       }
   });
   return cases;

@@ -5,6 +5,7 @@
 // does not compile in the oracle test.
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "random_image.hpp"
 #include "registry.hpp"
@@ -73,6 +74,88 @@ template <> struct Oracle<Blur> {
             for (int dx = -p.radius; dx <= p.radius; ++dx) sum += at_clamped(in, x + dx, y + dy, c);
           put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c, (sum + n / 2) / n);
         }
+    return out;
+  }
+};
+
+// Pixel (x, y) of `in`, all channels, copied to pixel (ox, oy) of `out`.
+inline void copy_pixel(const Image& in, int x, int y, Image& out, int ox, int oy) {
+  for (int c = 0; c < in.channels; ++c)
+    put(out, (static_cast<std::size_t>(oy) * out.width + ox) * out.channels + c,
+        sample(in, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c));
+}
+
+template <> struct Oracle<Grayscale> {
+  static Image expected(const Image& in, const Grayscale::Params&) {
+    if (in.channels < 3) return in;
+    Image out(in.width, in.height, in.channels - 2, in.depth);
+    for (std::size_t i = 0; i < in.pixel_count(); ++i) {
+      const long long r = sample(in, i * in.channels), g = sample(in, i * in.channels + 1),
+                      b = sample(in, i * in.channels + 2);
+      put(out, i * out.channels, (4899 * r + 9617 * g + 1868 * b + 8192) / 16384);
+      if (in.channels == 4) put(out, i * out.channels + 1, sample(in, i * in.channels + 3));
+    }
+    return out;
+  }
+};
+
+// The region by ImageMagick's rule, worked out pixel by pixel: every pixel
+// of the requested rectangle that lies in the image is kept.
+template <> struct Oracle<Crop> {
+  static Image expected(const Image& in, const Crop::Params& p) {
+    const Geometry& g = p.region;
+    const long long left = g.offset ? g.x : (static_cast<long long>(in.width) - g.width) >> 1;  // floor
+    const long long top = g.offset ? g.y : (static_cast<long long>(in.height) - g.height) >> 1;
+    std::vector<int> xs, ys;
+    for (int x = 0; x < in.width; ++x)
+      if (x >= left && x < left + g.width) xs.push_back(x);
+    for (int y = 0; y < in.height; ++y)
+      if (y >= top && y < top + g.height) ys.push_back(y);
+    Image out(static_cast<int>(xs.size()), static_cast<int>(ys.size()), in.channels, in.depth);
+    for (std::size_t j = 0; j < ys.size(); ++j)
+      for (std::size_t i = 0; i < xs.size(); ++i) copy_pixel(in, xs[i], ys[j], out, int(i), int(j));
+    return out;
+  }
+};
+
+template <> struct Oracle<Flip> {
+  static Image expected(const Image& in, const Flip::Params&) {
+    Image out(in.width, in.height, in.channels, in.depth);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x) copy_pixel(in, x, y, out, x, in.height - 1 - y);
+    return out;
+  }
+};
+
+template <> struct Oracle<Flop> {
+  static Image expected(const Image& in, const Flop::Params&) {
+    Image out(in.width, in.height, in.channels, in.depth);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x) copy_pixel(in, x, y, out, in.width - 1 - x, y);
+    return out;
+  }
+};
+
+template <> struct Oracle<Transpose> {
+  static Image expected(const Image& in, const Transpose::Params&) {
+    Image out(in.height, in.width, in.channels, in.depth);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x) copy_pixel(in, x, y, out, y, x);
+    return out;
+  }
+};
+
+// A quarter turn clockwise moves pixel (x, y) to (H-1-y, x); the others repeat it.
+template <> struct Oracle<Rotate> {
+  static Image quarter_turn(const Image& in) {
+    Image out(in.height, in.width, in.channels, in.depth);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x) copy_pixel(in, x, y, out, in.height - 1 - y, x);
+    return out;
+  }
+  static Image expected(const Image& in, const Rotate::Params& p) {
+    Image out = in;
+    for (int i = 0; i < p.quarter_turns; ++i) out = quarter_turn(out);
     return out;
   }
 };

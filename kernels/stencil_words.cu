@@ -11,7 +11,7 @@
 // shared memory, and one batch of rows loads while the one before it is
 // computed. Sharpen F=1 at 7680x4320 RGB on the H100: 11.6 instructions a
 // sample and 0.086 ms (a copy: 0.073); the same four-sample arithmetic in
-// the shared-memory tile of dispatch.cu, which takes any row alignment,
+// the shared-memory tile of stencil.cu, which takes any row alignment,
 // ran 27.7 instructions a sample and 0.132 ms, bound by instruction issue.
 #include <algorithm>
 #include <cstdint>
@@ -134,8 +134,8 @@ __global__ void __launch_bounds__(32 * kWarps)
 }  // namespace
 
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec) {
-  return s.bytes_per_sample == 1 && rec.halo == 1 && 1LL * s.width * s.channels % 4 == 0 &&
-         static_cast<long long>(s.width) * s.height * s.channels / 4 < (1LL << 31) && packs_bytes(rec);
+  return s.in.bytes == 1 && rec.halo == 1 && 1LL * s.in.width * s.in.channels % 4 == 0 &&
+         static_cast<long long>(s.in.width) * s.in.height * s.in.channels / 4 < (1LL << 31) && packs_bytes(rec);
 }
 
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
@@ -146,13 +146,13 @@ cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRe
     const auto kernel = word_rows_kernel<decltype(c)::value>;
     int slots = 0;
     if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, smem, slots); e != cudaSuccess) return e;
-    const int words = s.width * s.channels / 4;
+    const int words = s.in.width * s.in.channels / 4;
     const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
     const int bands = std::max(1, kWaves * slots / across);
-    const int band = std::max({(s.height + bands - 1) / bands, kMinBand, (s.height + kMaxGridY - 1) / kMaxGridY});
-    const dim3 grid(across, (s.height + band - 1) / band);
+    const int band = std::max({(s.in.height + bands - 1) / bands, kMinBand, (s.in.height + kMaxGridY - 1) / kMaxGridY});
+    const dim3 grid(across, (s.in.height + band - 1) / band);
     kernel<<<grid, 32 * kWarps, smem, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
-                                                 static_cast<std::uint32_t*>(s.dst), words, s.height, band, device_ops,
+                                                 static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, device_ops,
                                                  stage, s.word_table, table_size);
     return cudaGetLastError();
   });

@@ -1,14 +1,12 @@
-// The dispatch kernels: one launch per stencil stage, reading the stage's
-// record and switching on its op id (dispatch_switch.cuh). 8-bit rows of
-// whole words take dispatch_words.cu instead where the op allows (see
-// fits_word_rows). A copy moves 16 bytes per load and per store; these
-// kernels are built to do the same, because a stage that touches each sample
-// a few times is otherwise limited by load/store instructions, not by memory.
+// The stencil skeleton: one launch per stage of Kind::stencil, reading the
+// stage's record and dispatching on its op id over the stencil ops
+// (dispatch_switch.cuh). 8-bit rows of whole words take stencil_words.cu
+// instead where the op allows (see fits_word_rows). A copy moves 16 bytes
+// per load and per store; this kernel is built to do the same, because a
+// stage that touches each sample a few times is otherwise limited by
+// load/store instructions, not by memory.
 //
-// Halo 0 (point ops): the image is a flat run of pixel groups of 16 or 48
-// bytes, each loaded and stored by one thread in 16-byte vectors.
-//
-// Halo H > 0: a block stages a 128x16 pixel tile plus its halo in shared
+// A block stages a 128x16 pixel tile plus its halo in shared
 // memory, copied row by row in 16-byte vectors (the part inside the image;
 // the H pixels past its left and right edges replicate the border). Each
 // thread then lifts a window of 4 + 2H pixels by 2 + 2H rows into registers
@@ -24,65 +22,6 @@
 
 namespace gpuimg {
 namespace {
-
-template <int Bytes> struct Words16 {
-  static_assert(Bytes % 16 == 0, "groups are whole 16-byte vectors");
-  uint4 v[Bytes / 16];
-};
-
-// ---- halo 0 ----------------------------------------------------------------
-
-// Pixels per group: the fewest whose bytes are a whole number of 16-byte vectors.
-template <class T, int C> __host__ __device__ constexpr int group_pixels() {
-  constexpr int b = C * static_cast<int>(sizeof(T));
-  return b % 16 == 0 ? 1 : (b % 8 == 0 ? 2 : (b % 4 == 0 ? 4 : (b % 2 == 0 ? 8 : 16)));
-}
-
-template <class T, int C>
-__global__ void __launch_bounds__(256) point_kernel(const T* __restrict__ src, T* __restrict__ dst, int width,
-                                                    long long pixels, const OpRecord* __restrict__ ops, int stage) {
-  constexpr int G = group_pixels<T, C>();
-  union Group {
-    Words16<G * C * sizeof(T)> words;
-    T s[G * C];
-  };
-  const OpRecord rec = ops[stage];  // a copy in registers, read once
-  const long long groups = pixels / G;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
-    Group in, out;
-    in.words = reinterpret_cast<const Words16<sizeof(Group)>*>(src)[g];
-#pragma unroll
-    for (int p = 0; p < G; ++p) {
-      const long long i = g * G + p;
-      const int y = static_cast<int>(i / width);
-      dispatch(PixelView<T, C>{in.s + p * C}, static_cast<int>(i - 1LL * y * width), y, rec, out.s + p * C);
-    }
-    reinterpret_cast<Words16<sizeof(Group)>*>(dst)[g] = out.words;
-  }
-  // The last pixels, fewer than a group, one per thread of the first block.
-  const long long i = groups * G + blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (blockIdx.x == 0 && i < pixels) {
-    T px[C], o[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) px[c] = src[i * C + c];
-    const int y = static_cast<int>(i / width);
-    dispatch(PixelView<T, C>{px}, static_cast<int>(i - 1LL * y * width), y, rec, o);
-#pragma unroll
-    for (int c = 0; c < C; ++c) dst[i * C + c] = o[c];
-  }
-}
-
-template <class T, int C> cudaError_t launch_point(const CudaStage& s, const OpRecord* ops, int stage) {
-  const long long pixels = 1LL * s.width * s.height;
-  const long long groups = pixels / group_pixels<T, C>();
-  const int blocks = static_cast<int>(std::clamp<long long>((groups + 255) / 256, 1, 1 << 20));
-  point_kernel<T, C><<<blocks, 256, 0, s.stream>>>(static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width,
-                                                   pixels, ops, stage);
-  return cudaGetLastError();
-}
-
-// ---- halo > 0 ----------------------------------------------------------------
 
 constexpr int kTileW = 128;   // pixels: 32 threads of 4 pixels
 constexpr int kTileH = 16;    // rows: 8 warps of 2 rows
@@ -169,7 +108,7 @@ __global__ void __launch_bounds__(32 * kWarps)
         std::uint32_t w[S::kThreadOutWords];
       } out;
 #pragma unroll
-      for (int p = 0; p < kPixelsPerThread; ++p) dispatch(view, x0 + p, y0 + i, rec, out.s + p * C);
+      for (int p = 0; p < kPixelsPerThread; ++p) dispatch<Kind::stencil>(view, x0 + p, y0 + i, rec, out.s + p * C);
       auto* o = reinterpret_cast<std::uint32_t*>(staged + (warp * kRowsPerThread + i) * S::kOutStride);
 #pragma unroll
       for (int k = 0; k < S::kThreadOutWords; ++k) o[lane * S::kThreadOutWords + k] = out.w[k];
@@ -193,17 +132,17 @@ __global__ void __launch_bounds__(32 * kWarps)
 
 template <class T, int C, int H> cudaError_t launch_tile(const CudaStage& s, const OpRecord* ops, int stage) {
   using S = TileShape<T, C, H>;
-  const int tiles_x = (s.width + kTileW - 1) / kTileW;
-  const int tiles_y = (s.height + kTileH - 1) / kTileH;
+  const int tiles_x = (s.in.width + kTileW - 1) / kTileW;
+  const int tiles_y = (s.in.height + kTileH - 1) / kTileH;
   const dim3 grid(tiles_x, std::min(tiles_y, kMaxGridY));
   tile_kernel<T, C, H><<<grid, dim3(32, kWarps), S::kSharedBytes, s.stream>>>(
-      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.width, s.height, ops, stage, tiles_y);
+      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.in.height, ops, stage, tiles_y);
   return cudaGetLastError();
 }
 
 template <class T, int C> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
   static_assert(kMaxStencilHalo == 1, "instantiate tile_kernel for every halo up to kMaxStencilHalo");
-  return halo == 0 ? launch_point<T, C>(s, ops, stage) : launch_tile<T, C, 1>(s, ops, stage);
+  return halo == 1 ? launch_tile<T, C, 1>(s, ops, stage) : cudaErrorInvalidValue;
 }
 
 template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, int stage, int halo) {
@@ -214,15 +153,10 @@ template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, i
 
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
   const bool aligned = (reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst)) % 16 == 0;
-  if (rec.halo < 0 || rec.halo > kMaxStencilHalo || !aligned) return cudaErrorInvalidValue;
+  if (rec.halo < 1 || rec.halo > kMaxStencilHalo || !aligned || s.in != s.out) return cudaErrorInvalidValue;
   if (fits_word_rows(s, rec)) return launch_word_rows(s, rec, device_ops, stage);
-  return s.bytes_per_sample == 1 ? launch<std::uint8_t>(s, device_ops, stage, rec.halo)
+  return s.in.bytes == 1 ? launch<std::uint8_t>(s, device_ops, stage, rec.halo)
                                  : launch<std::uint16_t>(s, device_ops, stage, rec.halo);
-}
-
-cudaError_t check_kernel_image() {
-  cudaFuncAttributes attr;
-  return cudaFuncGetAttributes(&attr, point_kernel<std::uint8_t, 1>);
 }
 
 }  // namespace gpuimg

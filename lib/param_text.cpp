@@ -1,0 +1,136 @@
+#include "param_text.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+#include "error.hpp"
+#include "number_text.hpp"
+
+namespace gpuimg {
+namespace {
+
+std::string whole(double v) { return number_text(v); }
+
+std::string choice_list(const ParamSpec& spec) {
+  std::string list;
+  for (int i = 0; i < spec.choice_count; ++i) list += (i ? ", " : "") + std::string(spec.choices[i]);
+  return list;
+}
+
+// A side of a geometry or size: digits alone, within the spec's range.
+std::optional<std::int32_t> read_side(std::string_view text, const ParamSpec& spec) {
+  if (text.empty() || text[0] == '+' || text[0] == '-') return std::nullopt;
+  const auto v = read_integer<std::int64_t>(text);
+  if (!v || *v < spec.min || *v > spec.max) return std::nullopt;
+  return static_cast<std::int32_t>(*v);
+}
+
+// An offset: a sign, then digits; any int32.
+std::optional<std::int32_t> read_offset(std::string_view text) {
+  if (text.size() < 2 || (text[0] != '+' && text[0] != '-')) return std::nullopt;
+  return read_integer<std::int32_t>(text);
+}
+
+std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& spec) {
+  const std::size_t x = text.find('x');
+  if (x == std::string_view::npos) return std::nullopt;
+  const std::size_t sign = text.find_first_of("+-", x + 1);
+  const auto w = read_side(text.substr(0, x), spec);
+  const auto h = read_side(text.substr(x + 1, sign == std::string_view::npos ? std::string_view::npos : sign - x - 1), spec);
+  if (!w || !h) return std::nullopt;
+  if (sign == std::string_view::npos) return Geometry{*w, *h, 0, 0, false};
+  const std::size_t second = text.find_first_of("+-", sign + 1);
+  if (second == std::string_view::npos) return std::nullopt;
+  const auto ox = read_offset(text.substr(sign, second - sign));
+  const auto oy = read_offset(text.substr(second));
+  if (!ox || !oy) return std::nullopt;
+  return Geometry{*w, *h, *ox, *oy, true};
+}
+
+std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) {
+  if (!text.empty() && text.back() == '%') {
+    const auto pct = read_decimal(text.substr(0, text.size() - 1));
+    if (!pct || !(*pct > 0) || *pct > 1e6 || text[0] == '-' || text[0] == '+') return std::nullopt;
+    return SizeSpec{0, 0, *pct};
+  }
+  const std::size_t x = text.find('x');
+  if (x == std::string_view::npos || text.find('x', x + 1) != std::string_view::npos) return std::nullopt;
+  const std::string_view ws = text.substr(0, x), hs = text.substr(x + 1);
+  if (ws.empty() && hs.empty()) return std::nullopt;
+  const auto w = ws.empty() ? std::optional<std::int32_t>(0) : read_side(ws, spec);
+  const auto h = hs.empty() ? std::optional<std::int32_t>(0) : read_side(hs, spec);
+  if (!w || !h) return std::nullopt;
+  return SizeSpec{*w, *h, 0};
+}
+
+std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
+
+}  // namespace
+
+std::string param_form(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::integer: return "an integer from " + whole(spec.min) + " to " + whole(spec.max);
+    case ParamType::real: return "a number from " + whole(spec.min) + " to " + whole(spec.max);
+    case ParamType::geometry:
+      return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + whole(spec.min) + " to " +
+             whole(spec.max);
+    case ParamType::size:
+      return "WxH, Wx or xH (the other side keeps the aspect ratio) or N%, sides from " + whole(spec.min) + " to " +
+             whole(spec.max);
+    case ParamType::choice: return "one of " + choice_list(spec);
+  }
+  return "";
+}
+
+ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std::string& text) {
+  ParamValue v{};
+  switch (spec.type) {
+    case ParamType::integer:
+    case ParamType::real:
+      v.number = parse_number(what, text,
+                              spec.type == ParamType::integer ? NumberForm::integer : NumberForm::decimal, spec.min,
+                              spec.max);
+      return v;
+    case ParamType::geometry:
+      if (const auto g = read_geometry(text, spec)) {
+        v.geometry = *g;
+        return v;
+      }
+      break;
+    case ParamType::size:
+      if (const auto s = read_size(text, spec)) {
+        v.size = *s;
+        return v;
+      }
+      break;
+    case ParamType::choice:
+      for (int i = 0; i < spec.choice_count; ++i)
+        if (text == spec.choices[i]) {
+          v.choice = i;
+          return v;
+        }
+      break;
+  }
+  throw UsageError(what + " must be " + param_form(spec) + ", got '" + text + "'");
+}
+
+std::string param_text(const ParamSpec& spec, const ParamValue& v) {
+  switch (spec.type) {
+    case ParamType::integer:
+    case ParamType::real: return number_text(v.number);
+    case ParamType::geometry: {
+      const Geometry& g = v.geometry;
+      std::string t = std::to_string(g.width) + "x" + std::to_string(g.height);
+      return g.offset ? t + signed_text(g.x) + signed_text(g.y) : t;
+    }
+    case ParamType::size: {
+      const SizeSpec& s = v.size;
+      if (s.percent > 0) return number_text(s.percent) + "%";
+      return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "");
+    }
+    case ParamType::choice: return spec.choices[v.choice];
+  }
+  return "";
+}
+
+}  // namespace gpuimg

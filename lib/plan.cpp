@@ -1,0 +1,57 @@
+#include "plan.hpp"
+
+#include <algorithm>
+
+#include "error.hpp"
+#include "image.hpp"
+
+namespace gpuimg {
+
+Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64_t max_pixels,
+                       const std::string& subject) {
+  Pipeline planned = pipeline;
+  Shape shape = input;
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    OpRecord& rec = planned[i];
+    const std::string stage = "stage " + std::to_string(i + 1) + " (" + describe(rec) + ")";
+    rec.in = shape;
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      try {
+        rec.out = plan_stage<Op>(rec.template get<Op>(), shape);
+      } catch (const PlanError& e) {
+        throw InputError(subject, stage + ": " + e.what());
+      }
+    });
+    if (rec.out.pixels() > max_pixels)
+      throw InputError(subject, stage + " would make " + std::to_string(rec.out.width) + "x" +
+                                    std::to_string(rec.out.height) + " pixels, more than --max-pixels " +
+                                    std::to_string(max_pixels));
+    shape = rec.out;
+  }
+  return planned;
+}
+
+Shape planned_output(const Pipeline& planned, const Shape& input) {
+  return planned.empty() ? input : planned.back().out;
+}
+
+std::size_t largest_buffer(const Pipeline& planned) {
+  std::uint64_t most = 0;
+  for (const OpRecord& rec : planned) most = std::max({most, rec.in.byte_size(), rec.out.byte_size()});
+  return static_cast<std::size_t>(most);
+}
+
+Shape shape_of(const Image& img) { return {img.width, img.height, img.channels, bytes_per_sample(img.depth)}; }
+
+Shape shape_of(const ImageShape& h) {
+  const auto side = [](std::uint64_t v) { return static_cast<std::int32_t>(std::min<std::uint64_t>(v, kMaxSide)); };
+  return {side(h.width), side(h.height), h.channels, bytes_per_sample(h.depth)};
+}
+
+std::string describe(const Shape& s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height) + " " +
+         describe(s.channels, s.bytes == 1 ? Depth::U8 : Depth::U16);
+}
+
+}  // namespace gpuimg

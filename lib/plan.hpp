@@ -1,0 +1,39 @@
+#pragma once
+// The pipeline planner: walks the stages from the input's shape, lets each
+// op plan its output shape and resolve its parameters for its input, and
+// holds every stage's output to the pixel limit, before any pixel memory
+// exists.
+#include <cstdint>
+#include <string>
+
+#include "image.hpp"
+#include "pipeline.hpp"
+#include "probe.hpp"
+
+namespace gpuimg {
+
+// The largest side any stage may produce: sizes travel as int.
+constexpr std::int32_t kMaxSide = 0x7fffffff;
+
+// `pipeline` with every record's in and out shapes set and its parameters
+// resolved. Throws InputError naming `subject` (the input's path) and the
+// stage when a stage cannot be planned for this input (a crop outside it)
+// or its output has more than max_pixels pixels.
+Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64_t max_pixels = UINT64_MAX,
+                       const std::string& subject = "the image");
+
+// The output shape of a planned pipeline; `input` where it is empty.
+Shape planned_output(const Pipeline& planned, const Shape& input);
+
+// The most bytes any planned stage reads or writes: what each of the two
+// buffers the stages ping-pong between must hold.
+std::size_t largest_buffer(const Pipeline& planned);
+
+Shape shape_of(const Image& img);
+// From a header; a side past kMaxSide (which no decoder gives) as kMaxSide.
+Shape shape_of(const ImageShape& header);
+
+// "1920x1080 RGB 8-bit".
+std::string describe(const Shape& shape);
+
+}  // namespace gpuimg
