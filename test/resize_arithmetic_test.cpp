@@ -99,8 +99,10 @@ Image ref_pass(const Image& in, const std::vector<RefTaps>& taps, bool horizonta
       for (int c = 0; c < in.channels; ++c) {
         const RefTaps& t = taps[horizontal ? x : y];
         double sum = 0;
-        for (std::size_t k = 0; k < t.w.size(); ++k)
-          sum += t.w[k] * (horizontal ? ref_sample(in, t.first + int(k), y, c) : ref_sample(in, x, t.first + int(k), c));
+        for (std::size_t k = 0; k < t.w.size(); ++k) {
+          const int j = t.first + int(k);
+          sum += t.w[k] * (horizontal ? ref_sample(in, j, y, c) : ref_sample(in, x, j, c));
+        }
         ref_set(out, x, y, c, ref_round(sum));
       }
   return out;
@@ -210,6 +212,30 @@ TEST(ResizePlan, RunsStayInsideTheInputAndWeightsSumToOne) {
           EXPECT_LE(std::abs(sum - kResampleOne), (n + 1) / 2) << resize_filter_name(f) << " " << in << "->" << out;
         }
       }
+}
+
+// The 8-bit accumulator is a signed 32-bit int, as Pillow's: the half plus
+// 255 times the positive weights (or the negative ones) must stay inside it.
+TEST(ResizePlan, EightBitSumsFitASigned32BitInt) {
+  std::int64_t most = 0, least = 0;
+  for (ResizeFilter f : kResizeFilters)
+    for (int in = 1; in <= 48; ++in)
+      for (int out = 1; out <= 48; ++out) {
+        const ResampleAxis ax = plan_axis(f, in, out);
+        for (int i = 0; i < out; ++i) {
+          std::int64_t pos = 0, neg = 0;
+          for (int k = 0; k < ax.taps; ++k) {
+            const std::int32_t w = ax.weights[i * ax.taps + k];
+            (w > 0 ? pos : neg) += w;
+          }
+          most = std::max(most, pos);
+          least = std::min(least, neg);
+        }
+      }
+  EXPECT_LT((kResampleOne / 2) + 255 * most, std::int64_t{INT32_MAX});
+  EXPECT_GT((kResampleOne / 2) + 255 * least, std::int64_t{INT32_MIN});
+  // Lanczos3's lobes take the positive weights past one (to 1.29 here).
+  EXPECT_GT(most, kResampleOne);
 }
 
 TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {

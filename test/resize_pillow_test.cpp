@@ -77,7 +77,8 @@ TEST(ResizePillow, GoldensCoverEveryLayoutAndFilter) {
     ++seen[channels][int(filter)];
   }
   for (int ch : {1, 2, 3, 4})
-    for (ResizeFilter f : kResizeFilters) EXPECT_GE(seen[ch][int(f)], 40) << ch << " channels, " << resize_filter_name(f);
+    for (ResizeFilter f : kResizeFilters)
+      EXPECT_GE(seen[ch][int(f)], 40) << ch << " channels, " << resize_filter_name(f);
 }
 
 }  // namespace
