@@ -1,0 +1,159 @@
+#pragma once
+// Resize arithmetic, shared by the CPU and the GPU: defined as Pillow's
+// Image.resize (9.4, src/libImaging/Resample.c) on 8-bit images, and pinned
+// here for 16-bit ones. docs/resize.md states the definition in full.
+//
+// A resize is separable: a horizontal pass, then a vertical one over its
+// result. Each output sample is a weighted sum of a run of input samples
+// along one axis; the runs and the weights (fixed point, kResampleBits
+// fraction bits) are one table per axis, planned on the host once
+// (lib/resample_plan.hpp) and read here through a ResampleTable.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "pixel.hpp"
+
+namespace gpuimg {
+
+// Pillow's NEAREST, BOX, BILINEAR, BICUBIC and LANCZOS.
+enum class ResizeFilter : std::uint8_t { nearest, box, linear, cubic, lanczos3 };
+
+constexpr ResizeFilter kResizeFilters[] = {ResizeFilter::nearest, ResizeFilter::box, ResizeFilter::linear,
+                                           ResizeFilter::cubic, ResizeFilter::lanczos3};
+
+constexpr const char* resize_filter_name(ResizeFilter f) {
+  switch (f) {
+    case ResizeFilter::nearest: return "nearest";
+    case ResizeFilter::box: return "box";
+    case ResizeFilter::linear: return "linear";
+    case ResizeFilter::cubic: return "cubic";
+    case ResizeFilter::lanczos3: return "lanczos3";
+  }
+  return "?";
+}
+
+// The filter named `name` exactly (lower case), or false.
+constexpr bool parse_resize_filter(std::string_view name, ResizeFilter* out) {
+  for (ResizeFilter f : kResizeFilters)
+    if (name == resize_filter_name(f)) {
+      *out = f;
+      return true;
+    }
+  return false;
+}
+
+// Weights carry 22 fraction bits, Pillow's PRECISION_BITS (32 - 8 - 2): an
+// 8-bit sample times a weight, summed, stays inside a signed 32-bit int even
+// where a filter's negative lobes push the sum of the positive weights past 1.
+constexpr int kResampleBits = 22;
+constexpr std::int32_t kResampleOne = std::int32_t{1} << kResampleBits;
+
+// One axis's table as the kernels see it. Output i reads bounds[2i + 1]
+// samples from input index bounds[2i], with weights[i * taps ...]; taps is
+// the longest run, and shorter runs are padded with zero weights.
+struct ResampleTable {
+  const std::int32_t* bounds;
+  const std::int32_t* weights;
+  int taps;
+};
+
+// The accumulator: Pillow's int at 8 bits; at 16 bits a sum reaches
+// 65535 * 2^22 * (the positive weights' sum, up to about 1.3), past 2^38,
+// so 64 bits.
+template <class T> struct ResampleAccumulator;
+template <> struct ResampleAccumulator<std::uint8_t> { using type = std::int32_t; };
+template <> struct ResampleAccumulator<std::uint16_t> { using type = std::int64_t; };
+
+// A weighted sum, already offset by one half, back to a sample: floor of
+// sum / 2^22, clamped to [0, max]. Pillow clips through a table indexed by
+// the shifted sum (-640 to 639), which is this clamp for every sum its
+// weights can make. >> of a negative value is an arithmetic shift with GCC,
+// Clang and nvcc (and by definition from C++20).
+template <class T, class Acc> GPUIMG_HD T resample_round(Acc sum) {
+  const Acc v = sum >> kResampleBits;
+  return T(v < 0 ? 0 : (v > SampleTraits<T>::max ? SampleTraits<T>::max : v));
+}
+
+// One output sample from `count` input samples src[first * step],
+// src[(first + 1) * step], ... weighted by w[0 .. count): the sum starts at
+// one half (2^21) so that the floor in resample_round rounds half up.
+template <class T>
+GPUIMG_HD T resample_sample(const T* src, std::ptrdiff_t step, int first, int count, const std::int32_t* w) {
+  using Acc = typename ResampleAccumulator<T>::type;
+  Acc sum = Acc(1) << (kResampleBits - 1);
+  const T* p = src + first * step;
+  for (int i = 0; i < count; ++i) sum += Acc(p[i * step]) * Acc(w[i]);
+  return resample_round<T>(sum);
+}
+
+// Horizontal pass: sample (x, c) of an output row from the input row `row`
+// (interleaved, `channels` samples a pixel), through the width's table.
+template <class T>
+GPUIMG_HD T resample_row_sample(const T* row, int channels, int c, const ResampleTable& t, int x) {
+  return resample_sample(row + c, channels, t.bounds[2 * x], t.bounds[2 * x + 1],
+                         t.weights + std::ptrdiff_t(x) * t.taps);
+}
+
+// Vertical pass: the sample at row y of one sample column of the output,
+// from `column`, that column's sample in row 0 of the horizontal pass's
+// result (or of the input, where the width kept its size), rows `stride`
+// samples apart, through the height's table.
+template <class T>
+GPUIMG_HD T resample_column_sample(const T* column, std::ptrdiff_t stride, const ResampleTable& t, int y) {
+  return resample_sample(column, stride, t.bounds[2 * y], t.bounds[2 * y + 1],
+                         t.weights + std::ptrdiff_t(y) * t.taps);
+}
+
+// Nearest is not a weighted sum in Pillow (it is an affine transform that
+// copies whole pixels); its tables have one tap of weight 1 per output, and
+// this is the input index that output i copies.
+GPUIMG_HD int resample_nearest_index(const ResampleTable& t, int i) { return t.bounds[2 * i]; }
+
+// Alpha. Every filter but nearest resizes images with alpha premultiplied
+// (Pillow's modes La and RGBa), and divides the alpha out again after.
+//
+// 8 bits, Pillow's formulas: premultiplied = round(c * a / 255), computed as
+// ((t >> 8) + t) >> 8 with t = c * a + 128 (exact for every c, a: 255 is odd,
+// so no quotient ends in .5); and back, c unchanged where a is 0 or 255,
+// else min(255, floor(255 * c / a)).
+GPUIMG_HD std::uint8_t premultiply(std::uint8_t c, std::uint8_t a) {
+  const std::uint32_t t = std::uint32_t(c) * a + 128u;
+  return std::uint8_t(((t >> 8) + t) >> 8);
+}
+GPUIMG_HD std::uint8_t unpremultiply(std::uint8_t c, std::uint8_t a) {
+  if (a == 0 || a == 255) return c;
+  const std::uint32_t v = 255u * c / a;
+  return std::uint8_t(v > 255u ? 255u : v);
+}
+
+// 16 bits, pinned as the same formulas with 65535 for 255: premultiplied =
+// round(c * a / 65535) = (c * a + 32767) / 65535 (65535 is odd: no ties;
+// the sum is at most 4294868992, inside 32 bits); and back, c unchanged
+// where a is 0 or 65535, else min(65535, floor(65535 * c / a)).
+GPUIMG_HD std::uint16_t premultiply(std::uint16_t c, std::uint16_t a) {
+  return std::uint16_t((std::uint32_t(c) * a + 32767u) / 65535u);
+}
+GPUIMG_HD std::uint16_t unpremultiply(std::uint16_t c, std::uint16_t a) {
+  if (a == 0 || a == 65535) return c;
+  const std::uint32_t v = 65535u * c / a;
+  return std::uint16_t(v > 65535u ? 65535u : v);
+}
+
+// Either conversion on one pixel in place; alpha is the last channel of
+// gray+alpha (2) and RGBA (4), and other layouts have none to apply.
+template <class T> GPUIMG_HD void premultiply_pixel(T* px, int channels) {
+  if (channels != 2 && channels != 4) return;
+  for (int c = 0; c < channels - 1; ++c) px[c] = premultiply(px[c], px[channels - 1]);
+}
+template <class T> GPUIMG_HD void unpremultiply_pixel(T* px, int channels) {
+  if (channels != 2 && channels != 4) return;
+  for (int c = 0; c < channels - 1; ++c) px[c] = unpremultiply(px[c], px[channels - 1]);
+}
+
+// Whether a resize premultiplies: images with alpha, every filter but nearest.
+GPUIMG_HD bool resize_premultiplies(ResizeFilter f, int channels) {
+  return f != ResizeFilter::nearest && (channels == 2 || channels == 4);
+}
+
+}  // namespace gpuimg
