@@ -12,6 +12,7 @@
 
 #include "registry.hpp"
 #include "remap.hpp"
+#include "resample.hpp"
 
 namespace gpuimg {
 
@@ -22,6 +23,11 @@ struct CudaStage {
   void* scratch;         // at least the largest scratch_bytes() of the pipeline
   cudaStream_t stream;
   const std::uint32_t* word_table;  // word_table() of the stage's record, on the device; null where that is empty
+  // The stage's data (stage_data in lib/plan.hpp): on the device, and the
+  // host's copy of it, which launch paths read to size their grids; null
+  // where it has none.
+  const std::int32_t* data;
+  const std::int32_t* host_data;
 };
 
 // The most blocks a grid may have along y.
@@ -64,12 +70,14 @@ template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
 // `stage` of the records at `device_ops`, whose host copy is `rec`.
 // Stencil ops take the shared-memory tile (stencil.cu), or the word rows
 // (stencil_words.cu) where fits_word_rows says so; point ops the vector
-// groups of point.cu; remaps the tiles of remap.cu.
+// groups of point.cu; remaps the tiles of remap.cu; resamples the passes of
+// resample.cu, through the tables in the stage's data.
 cudaError_t launch_point(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 cudaError_t launch_remap(const CudaStage& s, const AxisMap& map);
+cudaError_t launch_resample(const CudaStage& s);
 
 // cudaSuccess when this binary holds code the current device can run.
 cudaError_t check_kernel_image();
@@ -86,6 +94,8 @@ inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage&
       result = launch_stencil(s, rec, device_ops, stage);
     else if constexpr (Op::kind == Kind::remap)
       result = launch_remap(s, Op::map(rec.get<Op>(), rec.in));
+    else if constexpr (Op::kind == Kind::resample)
+      result = launch_resample(s);
     else
       result = static_cast<cudaError_t>(Op::launch(s, rec.get<Op>()));
   });
@@ -123,6 +133,7 @@ template <class Records> std::size_t scratch_bytes(const Records& planned) {
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
       if constexpr (Op::kind == Kind::custom) most = std::max(most, Op::scratch_bytes(rec.get<Op>(), rec.in));
+      if constexpr (Op::kind == Kind::resample) most = std::max(most, resample_scratch_bytes(rec.in, rec.out));
     });
   return most;
 }

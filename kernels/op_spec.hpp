@@ -18,7 +18,8 @@ namespace gpuimg {
 // param_values.hpp), make() from those values and values() back, and
 // optionally plan() (below). Then, by kind: point and stencil ops the
 // per-pixel apply() (stencil ops also halo()); remap ops map() (remap.hpp);
-// custom ops run_cpu(), launch() and scratch_bytes().
+// resample ops resample_plan() (resample_plan.hpp); custom ops run_cpu(),
+// launch() and scratch_bytes().
 //
 // ByteTable (optional, stencil ops): an op whose 8-bit result is cheaper
 // to look up than to compute declares table_size, table_entry(params, i)
@@ -61,6 +62,7 @@ enum class Kind {
   point,     // reads only its own pixel, may change the channel count: apply(view, x, y, p, out)
   stencil,   // reads a neighbourhood of Op::halo pixels: apply() on the shared-memory tile
   remap,     // copies pixels by an integer axis map (remap.hpp): crop, flips, rotations
+  resample,  // separable weighted sums through per-axis tables (resample.hpp): resize
   custom,    // brings its own paths: run_cpu() and launch(), declared in the op's header
 };
 
@@ -81,6 +83,7 @@ struct CpuStage {
   void* dst;
   Shape in, out;
   int threads;
+  const std::int32_t* data;  // the stage's data (stage_data in plan.hpp); null where it has none
 };
 
 // The same on the GPU (kernels/cuda_launch.hpp), for ops' own launch paths.

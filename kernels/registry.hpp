@@ -13,6 +13,7 @@
 #include "ops/flip.hpp"
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
+#include "ops/resize.hpp"
 #include "ops/rotate.hpp"
 #include "ops/sharpen.hpp"
 #include "ops/transpose.hpp"
@@ -26,7 +27,8 @@
   X(Flip)             \
   X(Flop)             \
   X(Rotate)           \
-  X(Transpose)
+  X(Transpose)        \
+  X(Resize)
 
 namespace gpuimg {
 

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "pixel.hpp"
+#include "shape.hpp"
 
 namespace gpuimg {
 
@@ -154,6 +155,55 @@ template <class T> GPUIMG_HD void unpremultiply_pixel(T* px, int channels) {
 // Whether a resize premultiplies: images with alpha, every filter but nearest.
 GPUIMG_HD bool resize_premultiplies(ResizeFilter f, int channels) {
   return f != ResizeFilter::nearest && (channels == 2 || channels == 4);
+}
+
+// One output pixel of a pass: `count` input pixels from pixel `first`,
+// pixels `step` samples apart, weighted by w[0 .. count). With alpha, the
+// pass that reads the input premultiplies each pixel as it reads it, and
+// the pass that writes the output divides alpha out of each pixel as it
+// writes it: the same values as premultiplying the whole image before and
+// dividing after, as Pillow does, without the extra passes.
+template <class T, int C>
+GPUIMG_HD void resample_pixel(const T* src, std::ptrdiff_t step, int first, int count, const std::int32_t* w,
+                              bool premultiply_in, bool unpremultiply_out, T* out) {
+  using Acc = typename ResampleAccumulator<T>::type;
+  Acc sum[C];
+  for (int c = 0; c < C; ++c) sum[c] = Acc(1) << (kResampleBits - 1);
+  const T* p = src + first * step;
+  for (int i = 0; i < count; ++i, p += step) {
+    T px[C];
+    for (int c = 0; c < C; ++c) px[c] = p[c];
+    if (premultiply_in) premultiply_pixel(px, C);
+    for (int c = 0; c < C; ++c) sum[c] += Acc(px[c]) * Acc(w[i]);
+  }
+  for (int c = 0; c < C; ++c) out[c] = resample_round<T>(sum[c]);
+  if (unpremultiply_out) unpremultiply_pixel(out, C);
+}
+
+// A resample stage's tables as its kernels read them, unpacked from its
+// stage data (pack_resample in resample_plan.hpp): the header read from a
+// host copy, the tables pointing into `base`, which may be the device copy.
+struct ResampleTables {
+  ResizeFilter filter;
+  ResampleTable x, y;
+  bool x_kept, y_kept;  // the axis keeps its size: its pass is skipped
+};
+
+// What lies between the two passes: the input's rows at the output's width.
+inline std::size_t resample_scratch_bytes(const Shape& in, const Shape& out) {
+  return std::size_t(out.width) * std::size_t(in.height) * std::size_t(in.channels) * std::size_t(in.bytes);
+}
+
+constexpr int kResampleHeader = 7;  // filter, then in, out and taps of x, then of y
+
+inline ResampleTables unpack_resample(const std::int32_t* header, const std::int32_t* base) {
+  const int out_x = header[2], taps_x = header[3], out_y = header[5], taps_y = header[6];
+  const std::int32_t* bx = base + kResampleHeader;
+  const std::int32_t* wx = bx + 2 * out_x;
+  const std::int32_t* by = wx + std::ptrdiff_t(out_x) * taps_x;
+  const std::int32_t* wy = by + 2 * out_y;
+  return {static_cast<ResizeFilter>(header[0]), {bx, wx, taps_x}, {by, wy, taps_y}, header[1] == out_x,
+          header[4] == out_y};
 }
 
 }  // namespace gpuimg

@@ -1,6 +1,7 @@
 // The CPU backend: the same per-pixel code as the CUDA kernels, with rows
 // spread over every core. Each stage runs by its op's kind, as on the GPU:
-// point and stencil ops through run_rows, remaps in cpu_remap.cpp, custom
+// point and stencil ops through run_rows, remaps in cpu_remap.cpp,
+// resamples in cpu_resample.cpp, custom
 // ops through their own run_cpu. Stages ping-pong between two buffers as
 // large as the largest stage's output (run_all).
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "backend.hpp"
 #include "cpu_remap.hpp"
+#include "cpu_resample.hpp"
 #include "parallel.hpp"
 #include "plan.hpp"
 #include "view.hpp"
@@ -104,6 +106,8 @@ void run_stage(const OpRecord& rec, const CpuStage& s) {
         run_pixels<Op, std::uint16_t>(s, p);
     } else if constexpr (Op::kind == Kind::remap) {
       remap_cpu(s, Op::map(p, rec.in));
+    } else if constexpr (Op::kind == Kind::resample) {
+      resample_cpu(s, unpack_resample(s.data, s.data));
     } else {
       Op::run_cpu(s, p);
     }
@@ -126,7 +130,8 @@ void run_all(Image& img, const Pipeline& pipeline, RunTimes* times, int threads)
   std::uint8_t* dst = scratch.get();
   for (const OpRecord& rec : planned) {
     const auto start = std::chrono::steady_clock::now();
-    run_stage(rec, CpuStage{src, dst, rec.in, rec.out, threads});
+    const std::vector<std::int32_t> data = stage_data(rec);
+    run_stage(rec, CpuStage{src, dst, rec.in, rec.out, threads, data.empty() ? nullptr : data.data()});
     std::swap(src, dst);
     if (times)
       times->stage_ms.push_back(

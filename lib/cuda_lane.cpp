@@ -59,7 +59,42 @@ struct CudaLane::State {
   // one shape, as a batch's often are, share it.
   std::optional<Shape> planned_for;
   Pipeline planned;
+  // Each planned stage's data (stage_data in plan.hpp), on the host and in
+  // `data` on the device; empty and null where it has none.
+  std::vector<std::vector<std::int32_t>> host_data;
+  std::vector<const std::int32_t*> device_data;
+  DeviceBuffer data;
+
+  void upload_plan(const Shape& input, cudaStream_t stream);
 };
+
+void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
+  planned = plan_pipeline(pipeline, input);
+  planned_for = input;
+  host_data.clear();
+  std::vector<std::size_t> at;
+  std::size_t entries = 0;
+  for (const OpRecord& rec : planned) {
+    host_data.push_back(stage_data(rec));
+    at.push_back(entries);
+    entries += host_data.back().size();
+  }
+  data.reserve(sizeof(std::int32_t) * entries, "the stages' tables");
+  device_data.clear();
+  auto* base = static_cast<std::int32_t*>(data.get());
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    const std::vector<std::int32_t>& d = host_data[i];
+    device_data.push_back(d.empty() ? nullptr : base + at[i]);
+    if (!d.empty())
+      check_cuda(cudaMemcpyAsync(base + at[i], d.data(), sizeof(std::int32_t) * d.size(), cudaMemcpyHostToDevice,
+                                 stream),
+                 "uploading the stages' tables");
+  }
+  if (!planned.empty())
+    check_cuda(cudaMemcpyAsync(ops.get(), planned.data(), sizeof(OpRecord) * planned.size(), cudaMemcpyHostToDevice,
+                               stream),
+               "uploading the pipeline");
+}
 
 CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_(device) {
   select_device(device);
@@ -98,14 +133,7 @@ void CudaLane::run(Image& img, RunTimes* times) {
   const cudaStream_t stream = s.stream.get();
   const Shape input = shape_of(img);
   const int stages = static_cast<int>(s.pipeline.size());
-  if (s.planned_for != input) {
-    s.planned = plan_pipeline(s.pipeline, input);
-    s.planned_for = input;
-    if (stages > 0)
-      check_cuda(cudaMemcpyAsync(s.ops.get(), s.planned.data(), sizeof(OpRecord) * stages, cudaMemcpyHostToDevice,
-                                 stream),
-                 "uploading the pipeline");
-  }
+  if (s.planned_for != input) s.upload_plan(input, stream);
   const Shape output = planned_output(s.planned, input);
   const std::size_t in_bytes = input.byte_size(), out_bytes = output.byte_size();
   const std::size_t largest = std::max(largest_buffer(s.planned), in_bytes);
@@ -131,7 +159,8 @@ void CudaLane::run(Image& img, RunTimes* times) {
   void* dst = s.pong.get();
   for (int i = 0; i < stages; ++i) {
     const OpRecord& rec = s.planned[i];
-    const CudaStage stage{src, dst, rec.in, rec.out, s.scratch.get(), stream, s.word_tables[i]};
+    const CudaStage stage{src, dst, rec.in, rec.out, s.scratch.get(), stream, s.word_tables[i], s.device_data[i],
+                          s.host_data[i].empty() ? nullptr : s.host_data[i].data()};
     check_cuda(launch_stage(rec, i, stage, static_cast<const OpRecord*>(s.ops.get())),
                "launching stage " + std::to_string(i + 1) + " (" + describe(rec) + ")");
     std::swap(src, dst);

@@ -42,6 +42,15 @@ std::size_t largest_buffer(const Pipeline& planned) {
   return static_cast<std::size_t>(most);
 }
 
+std::vector<std::int32_t> stage_data(const OpRecord& rec) {
+  std::vector<std::int32_t> data;
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (Op::kind == Kind::resample) data = pack_resample(Op::resample_plan(rec.get<Op>(), rec.in, rec.out));
+  });
+  return data;
+}
+
 Shape shape_of(const Image& img) { return {img.width, img.height, img.channels, bytes_per_sample(img.depth)}; }
 
 Shape shape_of(const ImageShape& h) {

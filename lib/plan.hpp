@@ -5,6 +5,7 @@
 // exists.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "image.hpp"
 #include "pipeline.hpp"
@@ -28,6 +29,11 @@ Shape planned_output(const Pipeline& planned, const Shape& input);
 // The most bytes any planned stage reads or writes: what each of the two
 // buffers the stages ping-pong between must hold.
 std::size_t largest_buffer(const Pipeline& planned);
+
+// A planned stage's data, built on the host once per plan and used by both
+// backends (the GPU's copy uploaded beside the records): a resample stage's
+// tables; empty for the other kinds.
+std::vector<std::int32_t> stage_data(const OpRecord& planned);
 
 Shape shape_of(const Image& img);
 // From a header; a side past kMaxSide (which no decoder gives) as kMaxSide.

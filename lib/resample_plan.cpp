@@ -138,4 +138,13 @@ ResampleAxis plan_axis(ResizeFilter filter, int in_size, int out_size) {
   return axis;
 }
 
+std::vector<std::int32_t> pack_resample(const ResamplePlan& plan) {
+  const ResampleAxis& x = plan.x;
+  const ResampleAxis& y = plan.y;
+  std::vector<std::int32_t> data = {static_cast<std::int32_t>(plan.filter), x.in_size, x.out_size, x.taps,
+                                    y.in_size, y.out_size, y.taps};
+  for (const auto* part : {&x.bounds, &x.weights, &y.bounds, &y.weights}) data.insert(data.end(), part->begin(), part->end());
+  return data;
+}
+
 }  // namespace gpuimg

@@ -3,10 +3,13 @@
 // kCudaStartExitMs. Pure functions: no image is run, no GPU is needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
 #include "device_choice.hpp"
+#include "plan.hpp"
 #include "op_cases.hpp"
 
 namespace gpuimg {
@@ -32,6 +35,13 @@ TEST(CpuCost, EveryOpDeclaresAPositiveCostAtBothDepths) {
     });
 }
 
+// The samples a stage reads or writes, whichever are more, from its plan
+// for a w x h input of c channels.
+double stage_samples(const OpRecord& rec, int w, int h, int c) {
+  const OpRecord planned = plan_pipeline({rec}, Shape{w, h, c, 1}).front();
+  return std::max(double(planned.in.pixels()) * planned.in.channels, double(planned.out.pixels()) * planned.out.channels);
+}
+
 // The documented sum, worked by hand for one stage of each op.
 TEST(EstimateCpuMs, IsTheOpsCostTimesTheSamplesOverTheThreads) {
   for (const OpRecord& rec : every_stage()) {
@@ -39,16 +49,19 @@ TEST(EstimateCpuMs, IsTheOpsCostTimesTheSamplesOverTheThreads) {
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
       EXPECT_DOUBLE_EQ(estimate_cpu_ms({rec}, shape(1000, 500, 3, Depth::U8), 1),
-                       Op::cpu_cost(rec.get<Op>()).ns_per_sample_8bit * 1.5e6 / 1e6);
+                       Op::cpu_cost(rec.get<Op>()).ns_per_sample_8bit * stage_samples(rec, 1000, 500, 3) / 1e6);
       EXPECT_DOUBLE_EQ(estimate_cpu_ms({rec}, shape(1000, 500, 2, Depth::U16), 2),
-                       Op::cpu_cost(rec.get<Op>()).ns_per_sample_16bit * 1e6 / 2 / 1e6);
+                       Op::cpu_cost(rec.get<Op>()).ns_per_sample_16bit * stage_samples(rec, 1000, 500, 2) / 2 / 1e6);
     });
   }
 }
 
+// For stages whose output grows with their input: a resize to a fixed
+// size costs what its output costs until the input outgrows it.
 TEST(EstimateCpuMs, GrowsWithWidthHeightAndChannels) {
   for (const OpRecord& rec : every_stage())
     for (const Depth depth : {Depth::U8, Depth::U16}) {
+      if (rec.id == OpId::Resize) continue;
       SCOPED_TRACE(describe(rec) + (depth == Depth::U8 ? " 8-bit" : " 16-bit"));
       const Pipeline p = {rec};
       double last = 0;

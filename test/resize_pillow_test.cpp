@@ -1,6 +1,6 @@
 // The resize against Pillow: every golden in test/data/resize/ (made by
 // scripts/make_resize_goldens.py with Pillow's Image.resize) matched byte
-// for byte by the CPU reference.
+// for byte by the resize stage on the CPU backend, and on the GPU.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "codec.hpp"
-#include "cpu_resize.hpp"
+#include "error.hpp"
+#include "gpu.hpp"
+#include "resize_stage.hpp"
 #include "image_compare.hpp"
 
 namespace gpuimg::test {
@@ -37,7 +39,7 @@ std::vector<GoldenCase> read_manifest() {
   return cases;
 }
 
-TEST(ResizePillow, EveryGoldenMatchesByteForByte) {
+void expect_every_golden(Backend backend) {
   const std::vector<GoldenCase> cases = read_manifest();
   // Every layout and filter, a thousand cases: the manifest must not
   // quietly shrink.
@@ -54,12 +56,19 @@ TEST(ResizePillow, EveryGoldenMatchesByteForByte) {
     ResizeFilter filter;
     ASSERT_TRUE(parse_resize_filter(c.filter, &filter)) << c.filter;
     const Image want = read_image(kDir + c.expected);
-    const Image got = resize_cpu(in, c.width, c.height, filter);
+    const Image got = resize_on(backend, in, c.width, c.height, filter);
     const testing::AssertionResult same = same_samples(want, got);
     EXPECT_TRUE(same);
     matched += bool(same);
   }
   EXPECT_EQ(matched, int(cases.size()));
+}
+
+TEST(ResizePillow, EveryGoldenMatchesByteForByte) { expect_every_golden(Backend::cpu); }
+
+TEST(ResizePillow, EveryGoldenMatchesByteForByteOnTheGpu) {
+  GPUIMG_REQUIRE_GPU();
+  expect_every_golden(Backend::cuda);
 }
 
 // The goldens cover each layout Pillow resizes with and without alpha.

@@ -141,7 +141,7 @@ class Frames {
   std::size_t bytes() const { return bytes_; }
   // Run i's input and output, for a stage with this word table.
   CudaStage stage(int i, const OpRecord& rec, const std::uint32_t* word_table = nullptr) const {
-    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table};
+    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table, nullptr, nullptr};
   }
   void copy(int i) const {
     check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");

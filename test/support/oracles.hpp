@@ -3,12 +3,14 @@
 // README's definitions, and OpenCV imgproc where it computes the same thing.
 // None of this calls the code under test. A new op without an oracle here
 // does not compile in the oracle test.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "random_image.hpp"
 #include "registry.hpp"
+#include "resample_plan.hpp"
 
 namespace gpuimg::test {
 
@@ -157,6 +159,77 @@ template <> struct Oracle<Rotate> {
     Image out = in;
     for (int i = 0; i < p.quarter_turns; ++i) out = quarter_turn(out);
     return out;
+  }
+};
+
+// Pillow's order of work, in plain loops over whole images: premultiply,
+// the pass along x, the pass along y, divide alpha out. The per-axis tables
+// come from plan_axis, which the Pillow goldens hold (resize_pillow_test);
+// the skeleton's fused premultiply, its passes and its sizes are what this
+// checks.
+template <> struct Oracle<Resize> {
+  static int side(double v) { return std::max(1, static_cast<int>(std::floor(v + 0.5))); }
+  static long long at(const Image& img, int x, int y, int c) {
+    return sample(img, (static_cast<std::size_t>(y) * img.width + x) * img.channels + c);
+  }
+  static void set(Image& img, int x, int y, int c, long long v) {
+    put(img, (static_cast<std::size_t>(y) * img.width + x) * img.channels + c, v);
+  }
+  static Image pass(const Image& in, const ResampleAxis& axis, bool along_x) {
+    Image out(along_x ? axis.out_size : in.width, along_x ? in.height : axis.out_size, in.channels, in.depth);
+    const long long hi = max_sample(in.depth);
+    for (int y = 0; y < out.height; ++y)
+      for (int x = 0; x < out.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          const int i = along_x ? x : y;
+          long long sum = 1LL << 21;
+          for (int k = 0; k < axis.bounds[2 * i + 1]; ++k) {
+            const int j = axis.bounds[2 * i] + k;
+            sum += (along_x ? at(in, j, y, c) : at(in, x, j, c)) * axis.weights[std::size_t(i) * axis.taps + k];
+          }
+          set(out, x, y, c, std::min(std::max(sum >> 22, 0LL), hi));
+        }
+    return out;
+  }
+  static Image expected(const Image& in, const Resize::Params& p) {
+    const SizeSpec& s = p.size;
+    int w = s.width, h = s.height;
+    if (s.percent > 0) {
+      w = side(in.width * s.percent / 100);
+      h = side(in.height * s.percent / 100);
+    } else if (h == 0) {
+      h = side(double(w) * in.height / in.width);
+    } else if (w == 0) {
+      w = side(double(h) * in.width / in.height);
+    }
+    if (w == in.width && h == in.height) return in;
+    const ResizeFilter f = static_cast<ResizeFilter>(p.filter);
+    const ResampleAxis ax = plan_axis(f, in.width, w), ay = plan_axis(f, in.height, h);
+    if (f == ResizeFilter::nearest) {
+      Image out(w, h, in.channels, in.depth);
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < in.channels; ++c) set(out, x, y, c, at(in, ax.bounds[2 * x], ay.bounds[2 * y], c));
+      return out;
+    }
+    const long long hi = max_sample(in.depth);
+    const bool alpha = in.channels == 2 || in.channels == 4;
+    const int a = in.channels - 1;
+    Image img = in;
+    if (alpha)  // round(c * a / max); max is odd, so never a tie
+      for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x)
+          for (int c = 0; c < a; ++c) set(img, x, y, c, (at(img, x, y, c) * at(img, x, y, a) * 2 + hi) / (2 * hi));
+    if (w != in.width) img = pass(img, ax, true);
+    if (h != in.height) img = pass(img, ay, false);
+    if (alpha)
+      for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+          const long long av = at(img, x, y, a);
+          if (av == 0 || av == hi) continue;
+          for (int c = 0; c < a; ++c) set(img, x, y, c, std::min(hi, hi * at(img, x, y, c) / av));
+        }
+    return img;
   }
 };
 

@@ -25,6 +25,17 @@ struct ResampleAxis {
   ResampleTable table() const { return {bounds.data(), weights.data(), taps}; }
 };
 
+// A resample stage's plan: its filter and both axes' tables.
+struct ResamplePlan {
+  ResizeFilter filter;
+  ResampleAxis x, y;
+};
+
+// Its stage data, one flat array for both backends (the GPU's copy uploaded
+// with the stage records): a header of kResampleHeader entries, then x's
+// bounds and weights, then y's. unpack_resample (resample.hpp) reads it.
+std::vector<std::int32_t> pack_resample(const ResamplePlan& plan);
+
 // The table for resizing an axis of in_size samples to out_size, both at
 // least 1. Throws std::invalid_argument otherwise.
 ResampleAxis plan_axis(ResizeFilter filter, int in_size, int out_size);

@@ -1,0 +1,66 @@
+#pragma once
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#include "op_spec.hpp"
+#include "resample_plan.hpp"
+
+namespace gpuimg {
+
+// Pillow's Image.resize, to the byte on 8-bit images (docs/resize.md).
+struct Resize {
+  static constexpr const char* name = "resize";
+  static constexpr const char* summary =
+      "Resize to SIZE as Pillow's Image.resize does, to the byte at 8 bits; "
+      "Wx or xH keeps the aspect ratio, N% scales both sides.";
+  static constexpr const char* example = "--resize 50%:lanczos3";
+  static constexpr Kind kind = Kind::resample;
+
+  static constexpr const char* filters[] = {"nearest", "box", "linear", "cubic", "lanczos3"};
+  struct Params {
+    SizeSpec size;
+    std::int32_t filter;  // index into filters, the order of ResizeFilter
+  };
+  static constexpr std::array<ParamSpec, 2> params{
+      {{"SIZE", ParamType::size, 1, 2147483647.0, "the new size"},
+       {"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5, 4, true}}};
+  static Params make(const ParamValue* v) { return {v[0].size, v[1].choice}; }
+  static std::array<ParamValue, 2> values(const Params& p) {
+    ParamValue size{}, filter{};
+    size.size = p.size;
+    filter.choice = p.filter;
+    return {size, filter};
+  }
+
+  // After plan(), size holds the output's sides.
+  static Shape plan(Params& p, const Shape& in) {
+    const SizeSpec& s = p.size;
+    double w = s.width, h = s.height;
+    if (s.percent > 0) {
+      w = side(in.width * s.percent / 100);
+      h = side(in.height * s.percent / 100);
+    } else if (s.height == 0) {
+      h = side(double(s.width) * in.height / in.width);
+    } else if (s.width == 0) {
+      w = side(double(s.height) * in.width / in.height);
+    }
+    if (w > 2147483647.0 || h > 2147483647.0) throw PlanError("the new size is past 2^31 - 1 pixels a side");
+    p.size = {std::int32_t(w), std::int32_t(h), 0};
+    return {p.size.width, p.size.height, in.channels, in.bytes};
+  }
+
+  static ResizeFilter filter(const Params& p) { return static_cast<ResizeFilter>(p.filter); }
+  static ResamplePlan resample_plan(const Params& p, const Shape& in, const Shape& out) {
+    return {filter(p), plan_axis(filter(p), in.width, out.width), plan_axis(filter(p), in.height, out.height)};
+  }
+  // Measured on the 2-core development machine at 1920x1080 RGB, per sample
+  // read or written, whichever are more: nearest 0.7, lanczos3 up to 7.
+  static CpuCost cpu_cost(const Params& p) { return p.filter == 0 ? CpuCost{1, 1} : CpuCost{8, 10}; }
+
+ private:
+  // floor(v + 0.5), at least 1.
+  static double side(double v) { return std::max(1.0, std::floor(v + 0.5)); }
+};
+
+}  // namespace gpuimg
