@@ -83,10 +83,11 @@ TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
 }
 
 TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
-  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr, nullptr};
+  const Shape shape{64, 64, 3, 1};
+  const CudaStage rgb8{nullptr, nullptr, shape, shape, nullptr, nullptr, nullptr, nullptr, nullptr};
   CudaStage rgb16 = rgb8, odd_row = rgb8;
-  rgb16.bytes_per_sample = 2;
-  odd_row.width = 63;
+  rgb16.in.bytes = rgb16.out.bytes = 2;
+  odd_row.in.width = odd_row.out.width = 63;
   EXPECT_EQ(launch_strip_blur(rgb8, Blur::kMaxFusedRadius), cudaErrorInvalidValue);
   EXPECT_EQ(launch_strip_blur(rgb8, Blur::kMaxStripRadius + 1), cudaErrorInvalidValue);
   EXPECT_EQ(launch_strip_blur(rgb16, 20), cudaErrorInvalidValue);
@@ -96,9 +97,10 @@ TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
 }
 
 TEST(GpuBlurWide, RefusesWhatItDoesNotTake) {
-  const CudaStage rgb8{nullptr, nullptr, 64, 64, 3, 1, nullptr, nullptr, nullptr};
+  const Shape shape{64, 64, 3, 1};
+  const CudaStage rgb8{nullptr, nullptr, shape, shape, nullptr, nullptr, nullptr, nullptr, nullptr};
   CudaStage rgb16 = rgb8;
-  rgb16.bytes_per_sample = 2;
+  rgb16.in.bytes = rgb16.out.bytes = 2;
   EXPECT_EQ(launch_wide_blur(rgb8, Blur::kMaxFusedRadius), cudaErrorInvalidValue);
   EXPECT_EQ(launch_wide_blur(rgb8, Blur::kMaxWideRadius + 1), cudaErrorInvalidValue);
   EXPECT_EQ(launch_wide_blur(rgb16, 20), cudaErrorInvalidValue);
