@@ -67,6 +67,8 @@ def peer(label, channels, dtype):
     """f(x, y): CuPy doing op `label` ('invert', 'sharpen_F=1', 'blur_R=3')
     from x into y; None where CuPy has no equivalent."""
     name, _, param = label.partition("_")
+    if name not in ("invert", "sharpen", "blur"):
+        return None  # the geometry ops and resize have no CuPy rows yet
     value = float(param.split("=")[1]) if param else None
     top = np.iinfo(dtype).max
     to_samples = round_half_up(dtype)
