@@ -1,5 +1,6 @@
 #include "param_text.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -125,6 +126,9 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     }
     case ParamType::size: {
       const SizeSpec& s = v.size;
+      // Whole percentages plainly ("100000%", not "1e+05%").
+      if (s.percent > 0 && s.percent == std::floor(s.percent))
+        return std::to_string(static_cast<long long>(s.percent)) + "%";
       if (s.percent > 0) return number_text(s.percent) + "%";
       return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "");
     }

@@ -1,0 +1,102 @@
+// Stages that change the image's shape, from the command line: their
+// errors (one line, the right exit status, no output file), the limit held
+// from the header for every stage, shapes in -v, and batch mode over inputs
+// of different shapes.
+#include <gtest/gtest.h>
+
+#include "codec.hpp"
+#include "image_compare.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+struct Refusal {
+  std::vector<std::string> ops;
+  int status;
+  std::string says;
+};
+
+TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
+  const std::vector<Refusal> refusals = {
+      {{"--crop", "10x"}, 2, "--crop: GEOMETRY must be WxH+X+Y"},
+      {{"--crop", "0x5+1+1"}, 2, "--crop: GEOMETRY must be"},
+      {{"--crop", "5x5+1"}, 2, "--crop: GEOMETRY must be"},
+      {{"--rotate", "45"}, 2, "ANGLE must be one of 90, 180, 270, -90, -180, -270, got '45'"},
+      {{"--resize", "0x10"}, 2, "--resize: SIZE must be WxH, Wx or xH"},
+      {{"--resize", "-5%"}, 2, "--resize: SIZE must be"},
+      {{"--resize", "50%:bicubic"}, 2, "FILTER must be one of nearest, box, linear, cubic, lanczos3, got 'bicubic'"},
+      {{"--resize", "50%:"}, 2, "nothing after ':'"},
+      {{"--crop", "10x10+400+0"}, 1, "scene.png: stage 1 (crop GEOMETRY=10x10+400+0): the region lies outside the 320x200 image"},
+      {{"--resize", "100000%"}, 1, "stage 1 (resize SIZE=100000% FILTER=lanczos3) would make 320000x200000 pixels, more than --max-pixels"},
+      {{"--crop", "8x8", "--resize", "1000x1000", "--max-pixels", "100000"}, 1, "stage 2 (resize SIZE=1000x1000"},
+  };
+  for (const Refusal& bad : refusals) {
+    SCOPED_TRACE(bad.ops.front() + " " + bad.ops[1]);
+    TempDir tmp;
+    std::vector<std::string> args = {(data_dir() / "scene.png").string()};
+    args.insert(args.end(), bad.ops.begin(), bad.ops.end());
+    args.push_back((tmp / "out.png").string());
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, bad.status) << r.err;
+    EXPECT_NE(r.err.find(bad.says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.png"));
+  }
+}
+
+// The limit from the header: a resize past it is refused in the time a
+// header takes, with no pixel memory; the same image under the limit runs.
+TEST(CliStages, EveryStageIsHeldToTheLimitBeforeDecoding) {
+  TempDir tmp;
+  const RunResult big = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--resize", "10000%",
+                                    (tmp / "out.png").string()});
+  EXPECT_EQ(big.status, 1) << big.err;
+  EXPECT_NE(big.err.find("32000x20000 pixels, more than --max-pixels 268435456"), std::string::npos) << big.err;
+  EXPECT_LT(big.peak_rss_kib, 200 * 1024) << "32000x20000 RGB would take 1.9 GB";
+  const RunResult ok = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--resize", "50%",
+                                   (tmp / "out.png").string()});
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  const Image out = read_image((tmp / "out.png").string());
+  EXPECT_EQ(out.width, 160);
+  EXPECT_EQ(out.height, 100);
+}
+
+TEST(CliStages, VerboseShowsEachStagesShapes) {
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "-v", "--device", "cpu", "--crop", "100x60+10+20",
+                                  "--rotate", "90", "--grayscale", "--resize", "x30:box", (tmp / "out.png").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const std::string& expected :
+       {"stage 1: crop GEOMETRY=100x60+10+20", "320x200 RGB 8-bit -> 100x60 RGB 8-bit",
+        "100x60 RGB 8-bit -> 60x100 RGB 8-bit", "60x100 RGB 8-bit -> 60x100 gray 8-bit",
+        "stage 4: resize SIZE=18x30 FILTER=box", "60x100 gray 8-bit -> 18x30 gray 8-bit"})
+    EXPECT_NE(r.err.find(expected), std::string::npos) << expected << " in:\n" << r.err;
+  const Image out = read_image((tmp / "out.png").string());
+  EXPECT_EQ(out.width, 18);
+  EXPECT_EQ(out.height, 30);
+  EXPECT_EQ(out.channels, 1);
+}
+
+// One batch, inputs of different shapes through a centred crop and a
+// quarter turn: each output is what one run on its own gives.
+TEST(CliStages, BatchOverInputsOfDifferentShapes) {
+  TempDir tmp;
+  const std::vector<std::string> names = {"scene.png", "gray.png", "rgba.png", "row.png", "tiny.png"};
+  std::vector<std::string> args;
+  for (const std::string& n : names) args.push_back((data_dir() / n).string());
+  for (const std::string& w : {"--crop", "40x30", "--rotate", "270", "--resize", "75%:linear"}) args.push_back(w);
+  args.push_back((tmp / "batch").string() + "/");
+  const RunResult batch = run_binary(args);
+  ASSERT_EQ(batch.status, 0) << batch.err;
+  for (const std::string& n : names) {
+    SCOPED_TRACE(n);
+    const RunResult one = run_binary({(data_dir() / n).string(), "--device", "cpu", "--crop", "40x30", "--rotate",
+                                      "270", "--resize", "75%:linear", (tmp / ("one-" + n)).string()});
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_TRUE(same_samples(read_image((tmp / ("one-" + n)).string()), read_image((tmp / "batch" / n).string())));
+  }
+}
+
+}  // namespace
+}  // namespace gpuimg::test
