@@ -11,7 +11,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iterator>
 #include <random>
 #include <string>
@@ -20,6 +19,7 @@
 #include "codec.hpp"
 #include "crafted_files.hpp"
 #include "error.hpp"
+#include "error_text.hpp"
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
 #include "temp_dir.hpp"
@@ -34,27 +34,6 @@ using test::TempDir;
 
 using test::random_image;
 using namespace test;  // crafted_files.hpp
-
-// The message of the InputError / OutputError `f` throws, and asserts that
-// nothing reached stderr meanwhile (libraries writing to the terminal).
-template <class E>
-std::string error_of(const std::function<void()>& f) {
-  testing::internal::CaptureStderr();
-  std::string message = "(no exception)";
-  try {
-    f();
-  } catch (const E& e) {
-    message = e.what();
-  }
-  const std::string printed = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(printed, "") << "a library wrote to stderr";
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  return message;
-}
-
-std::string read_error(const std::string& path, const ReadOptions& opts = {}) {
-  return error_of<InputError>([&] { read_image(path, opts); });
-}
 
 std::string write_error(const std::string& path, const Image& img = random_image(2, 2, 3, Depth::U8, 1)) {
   return error_of<OutputError>([&] { write_image(path, img); });

@@ -2,6 +2,7 @@
 // Image files built byte by byte, for the tests that need a header saying
 // one thing and the data another: whole files, files cut short, and files
 // a hostile user would craft.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -145,6 +146,74 @@ inline Bytes gray_tiff(const std::vector<TiffEntry>& size_entries, std::uint32_t
   for (TiffEntry& e : entries)
     if (e.tag == 273) e.value = tiff_data_offset(entries.size());
   return tiff_file(entries, pixels);
+}
+
+
+// A GIF's LZW data as stb_image reads it: a clear code, one literal code
+// per index (never a string: the table a decoder builds is only counted, so
+// the widths below follow its growth), an end code where `end_code`, then
+// the data sub-blocks and their terminator. A clear code restarts the table
+// before it fills.
+inline Bytes gif_lzw(const Bytes& indices, int min_code_size, bool end_code = true) {
+  const int clear = 1 << min_code_size;
+  int size = min_code_size + 1, avail = clear + 2;
+  bool after_clear = true;
+  std::uint32_t bits = 0;
+  int held = 0;
+  Bytes packed;
+  const auto put = [&](int code) {
+    bits |= static_cast<std::uint32_t>(code) << held;
+    for (held += size; held >= 8; held -= 8, bits >>= 8) packed.push_back(static_cast<std::uint8_t>(bits));
+  };
+  put(clear);
+  for (const std::uint8_t index : indices) {
+    put(index);
+    if (!after_clear) ++avail;
+    if ((avail & ((1 << size) - 1)) == 0 && avail <= 0xfff) ++size;
+    after_clear = false;
+    if (avail >= 4000) {
+      put(clear);
+      size = min_code_size + 1;
+      avail = clear + 2;
+      after_clear = true;
+    }
+  }
+  if (end_code) put(clear + 1);
+  if (held > 0) packed.push_back(static_cast<std::uint8_t>(bits));
+  Bytes b = {static_cast<std::uint8_t>(min_code_size)};
+  for (std::size_t at = 0; at < packed.size(); at += 255) {
+    const std::size_t n = std::min<std::size_t>(255, packed.size() - at);
+    b.push_back(static_cast<std::uint8_t>(n));
+    b.insert(b.end(), packed.begin() + static_cast<std::ptrdiff_t>(at), packed.begin() + static_cast<std::ptrdiff_t>(at + n));
+  }
+  b.push_back(0);
+  return b;
+}
+
+// A GIF89a's one frame: where it lies on the screen, and its LZW data.
+struct GifFrame {
+  std::uint16_t left, top, width, height;
+  Bytes lzw;
+  bool interlaced = false;
+};
+
+// The four colours of gif_file's global colour table, RGBA as decoded.
+inline const std::vector<Bytes> kGifColours = {{0, 0, 0, 255}, {255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}};
+
+// A GIF89a of a `screen_w` x `screen_h` screen whose background is colour
+// `background` of its global table (kGifColours), holding `frame`.
+inline Bytes gif_file(std::uint16_t screen_w, std::uint16_t screen_h, std::uint8_t background, const GifFrame& frame) {
+  Bytes b = {'G', 'I', 'F', '8', '9', 'a'};
+  put_le(b, screen_w, 2);
+  put_le(b, screen_h, 2);
+  b.insert(b.end(), {0x81, background, 0});  // a global table of 4 entries
+  for (const Bytes& c : kGifColours) b.insert(b.end(), c.begin(), c.begin() + 3);
+  b.push_back(0x2c);
+  for (const std::uint16_t v : {frame.left, frame.top, frame.width, frame.height}) put_le(b, v, 2);
+  b.push_back(frame.interlaced ? 0x40 : 0);
+  b.insert(b.end(), frame.lzw.begin(), frame.lzw.end());
+  b.push_back(0x3b);
+  return b;
 }
 
 }  // namespace gpuimg::test
