@@ -17,6 +17,7 @@
 #include "file_util.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
+#include "pixel_data_checks.hpp"
 #include "png_encoder.hpp"
 
 namespace gpuimg {
@@ -87,8 +88,8 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
       return decode_jpeg(file, max_pixels);
     }
     case Format::psd: return decode_psd(file, max_pixels);
-    case Format::tga:
-    case Format::gif: return decode_with_stb(file, format, max_pixels);
+    case Format::gif: check_gif_first_frame(file); return decode_with_stb(file, format, max_pixels);
+    case Format::tga: return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_OPENCV
     case Format::bmp:
     case Format::pnm:

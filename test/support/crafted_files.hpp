@@ -184,7 +184,8 @@ inline Bytes gif_lzw(const Bytes& indices, int min_code_size, bool end_code = tr
   for (std::size_t at = 0; at < packed.size(); at += 255) {
     const std::size_t n = std::min<std::size_t>(255, packed.size() - at);
     b.push_back(static_cast<std::uint8_t>(n));
-    b.insert(b.end(), packed.begin() + static_cast<std::ptrdiff_t>(at), packed.begin() + static_cast<std::ptrdiff_t>(at + n));
+    const auto from = packed.begin() + static_cast<std::ptrdiff_t>(at);
+    b.insert(b.end(), from, from + static_cast<std::ptrdiff_t>(n));
   }
   b.push_back(0);
   return b;

@@ -1,0 +1,113 @@
+// Pixel data a decoder would fill in silently where the file leaves it out
+// (issue 23): a GIF frame whose LZW data ends before its last pixel, a
+// palette index past the palette. Each is refused with one line; whole
+// files of the same kind decode to exactly their pixels.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "codec.hpp"
+#include "crafted_files.hpp"
+#include "error_text.hpp"
+#include "temp_dir.hpp"
+
+namespace gpuimg {
+namespace {
+
+using namespace test;
+
+// `n` indices of a 4-colour table, cycling.
+Bytes cycling_indices(std::size_t n) {
+  Bytes out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(i * 7 % 5 % 4);
+  return out;
+}
+
+// The RGBA pixels stb_image gives for a screen holding `frame` of
+// `indices`: what lies outside the frame is the background colour, or
+// transparent black where the background is colour 0.
+Bytes gif_pixels(int screen_w, int screen_h, int background, const GifFrame& frame, const Bytes& indices) {
+  Bytes out;
+  std::size_t next = 0;
+  for (int y = 0; y < screen_h; ++y)
+    for (int x = 0; x < screen_w; ++x) {
+      const bool inside =
+          x >= frame.left && x < frame.left + frame.width && y >= frame.top && y < frame.top + frame.height;
+      const Bytes around = background == 0 ? Bytes{0, 0, 0, 0} : kGifColours[static_cast<std::size_t>(background)];
+      const Bytes& c = inside ? kGifColours[indices[next++]] : around;
+      out.insert(out.end(), c.begin(), c.end());
+    }
+  return out;
+}
+
+Bytes first(const Bytes& b, std::size_t n) { return Bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n)); }
+
+// stb_image leaves what a frame's LZW data never reaches as the background
+// (transparent black here): data that ends, by its end code or its last
+// sub-block, before the frame's last pixel is refused. 100x100 takes the
+// codes through every width to 12 bits and a clear code.
+TEST(PixelDataChecks, GifFrameWhoseLzwDataEndsEarlyIsRefused) {
+  TempDir dir;
+  for (const std::uint16_t side : {std::uint16_t{5}, std::uint16_t{100}}) {
+    const std::size_t pixels = std::size_t{side} * side;
+    const Bytes indices = cycling_indices(pixels);
+    GifFrame frame{0, 0, side, side, gif_lzw(indices, 2)};
+    save(dir.file("whole.gif"), gif_file(side, side, 0, frame));
+    const Image img = read_image(dir.file("whole.gif"));
+    ASSERT_EQ(img.width, side);
+    ASSERT_EQ(img.channels, 4);
+    EXPECT_EQ(img.data, gif_pixels(side, side, 0, frame, indices));
+
+    for (const bool end_code : {true, false}) {
+      frame.lzw = gif_lzw(first(indices, pixels - 1), 2, end_code);
+      save(dir.file("short.gif"), gif_file(side, side, 0, frame));
+      EXPECT_EQ(read_error(dir.file("short.gif")),
+                dir.file("short.gif") + ": corrupt GIF (its first frame's LZW data ends after " +
+                    std::to_string(pixels - 1) + " of its " + std::to_string(pixels) + " pixels)")
+          << side << (end_code ? " with" : " without") << " an end code";
+    }
+  }
+}
+
+// A frame smaller than its screen is legal: the screen around it is the
+// background colour (transparent black for colour 0, as browsers show all
+// of it). Only the frame's own pixels must all be there.
+TEST(PixelDataChecks, GifFrameSmallerThanItsScreenNeedsOnlyItsOwnPixels) {
+  TempDir dir;
+  const Bytes indices = cycling_indices(6);
+  for (const std::uint8_t background : {std::uint8_t{0}, std::uint8_t{2}}) {
+    GifFrame frame{1, 2, 3, 2, gif_lzw(indices, 2)};
+    save(dir.file("small.gif"), gif_file(5, 4, background, frame));
+    const Image img = read_image(dir.file("small.gif"));
+    ASSERT_EQ(img.width, 5);
+    ASSERT_EQ(img.height, 4);
+    EXPECT_EQ(img.data, gif_pixels(5, 4, background, frame, indices)) << "background " << int{background};
+
+    frame.lzw = gif_lzw(first(indices, 5), 2);
+    save(dir.file("short.gif"), gif_file(5, 4, background, frame));
+    EXPECT_EQ(read_error(dir.file("short.gif")),
+              dir.file("short.gif") + ": corrupt GIF (its first frame's LZW data ends after 5 of its 6 pixels)");
+  }
+}
+
+// Interlaced rows come in four passes; the count is the same.
+TEST(PixelDataChecks, InterlacedGifFrameIsCountedWhole) {
+  TempDir dir;
+  const Bytes indices = cycling_indices(3 * 11);
+  GifFrame frame{0, 0, 3, 11, gif_lzw(indices, 2), true};
+  save(dir.file("whole.gif"), gif_file(3, 11, 0, frame));
+  const Image img = read_image(dir.file("whole.gif"));
+  Bytes by_pass;  // the decoded rows in the order the passes store them
+  for (const int row : {0, 8, 4, 2, 6, 10, 1, 3, 5, 7, 9})
+    by_pass.insert(by_pass.end(), img.data.begin() + row * 12, img.data.begin() + row * 12 + 12);
+  EXPECT_EQ(by_pass, gif_pixels(3, 11, 0, frame, indices));
+
+  frame.lzw = gif_lzw(first(indices, 3 * 11 - 3), 2);
+  save(dir.file("short.gif"), gif_file(3, 11, 0, frame));
+  EXPECT_EQ(read_error(dir.file("short.gif")),
+            dir.file("short.gif") + ": corrupt GIF (its first frame's LZW data ends after 30 of its 33 pixels)");
+}
+
+}  // namespace
+}  // namespace gpuimg
