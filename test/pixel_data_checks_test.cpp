@@ -109,5 +109,97 @@ TEST(PixelDataChecks, InterlacedGifFrameIsCountedWhole) {
             dir.file("short.gif") + ": corrupt GIF (its first frame's LZW data ends after 30 of its 33 pixels)");
 }
 
+// Three colours, as a TGA colour map stores them (BGR) and as a BMP
+// palette does (BGR0), and the RGB each decodes to.
+const Bytes kTgaMap = {0, 0, 255, 0, 255, 0, 255, 0, 0};
+const Bytes kBmpPalette = {0, 0, 255, 0, 0, 255, 0, 0, 255, 0, 0, 0};
+const std::vector<Bytes> kRgb = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
+
+Bytes rgb_of(const Bytes& indices) {
+  Bytes out;
+  for (const std::uint8_t i : indices) out.insert(out.end(), kRgb[i].begin(), kRgb[i].end());
+  return out;
+}
+
+// stb_image takes an index past a TGA's colour map as entry 0; raw and
+// run-length (a repeated packet's one index, a literal packet's each).
+TEST(PixelDataChecks, TgaColourIndexPastTheColourMapIsRefused) {
+  TempDir dir;
+  const Bytes indices = {0, 1, 2, 2, 1, 0, 1, 1};
+  save(dir.file("raw.tga"), tga_mapped(4, 2, kTgaMap, indices));
+  EXPECT_EQ(read_image(dir.file("raw.tga")).data, rgb_of(indices));
+  const Bytes packets = {0x02, 0, 1, 2, 0x80, 2, 0x00, 1, 0x00, 0, 0x81, 1};
+  save(dir.file("rle.tga"), tga_mapped(4, 2, kTgaMap, packets, true));
+  EXPECT_EQ(read_image(dir.file("rle.tga")).data, rgb_of(indices));
+
+  Bytes bad = indices;
+  bad[5] = 7;
+  save(dir.file("bad.tga"), tga_mapped(4, 2, kTgaMap, bad));
+  const std::string problem = ": corrupt TGA (colour index 7 past the 3-entry colour map)";
+  EXPECT_EQ(read_error(dir.file("bad.tga")), dir.file("bad.tga") + problem);
+  for (const std::size_t at : {std::size_t{2}, std::size_t{5}, std::size_t{11}}) {
+    Bytes bad_packets = packets;
+    bad_packets[at] = 7;
+    save(dir.file("bad_rle.tga"), tga_mapped(4, 2, kTgaMap, bad_packets, true));
+    EXPECT_EQ(read_error(dir.file("bad_rle.tga")), dir.file("bad_rle.tga") + problem) << "packet byte " << at;
+  }
+}
+
+// OpenCV (and stb_image, without it) take an index past the palette
+// biClrUsed names as black, or as whatever the stack held.
+TEST(PixelDataChecks, BmpPaletteIndexPastThePaletteIsRefused) {
+  TempDir dir;
+  struct Case {
+    int bpp;
+    std::size_t entries;
+    Bytes fitting;
+    std::uint8_t bad_index;
+  };
+  const Bytes mixed = {0, 1, 2, 2, 1, 0, 1, 1, 0, 2};
+  for (const Case& c : {Case{1, 1, Bytes(10, 0), 1}, Case{4, 3, mixed, 9}, Case{8, 3, mixed, 200}}) {
+    const Bytes palette(kBmpPalette.begin(), kBmpPalette.begin() + static_cast<std::ptrdiff_t>(4 * c.entries));
+    save(dir.file("ok.bmp"), bmp_indexed(5, 2, c.bpp, palette, bmp_rows(c.fitting, 5, c.bpp)));
+    EXPECT_EQ(read_image(dir.file("ok.bmp")).data, rgb_of(c.fitting)) << c.bpp << " bits";
+
+    Bytes bad = c.fitting;
+    bad[8] = c.bad_index;
+    save(dir.file("bad.bmp"), bmp_indexed(5, 2, c.bpp, palette, bmp_rows(bad, 5, c.bpp)));
+    EXPECT_EQ(read_error(dir.file("bad.bmp")), dir.file("bad.bmp") + ": corrupt BMP (colour index " +
+                                                   std::to_string(c.bad_index) + " past the " +
+                                                   std::to_string(c.entries) + "-entry palette)")
+        << c.bpp << " bits";
+  }
+}
+
+#if GPUIMG_WITH_OPENCV
+// Run-length BMPs, which OpenCV decodes: every index a packet draws is
+// checked, and only those (a literal run's padding, an odd run's unused
+// nibble are not pixels).
+TEST(PixelDataChecks, RunLengthBmpPaletteIndexPastThePaletteIsRefused) {
+  TempDir dir;
+  const Bytes indices = {0, 1, 2, 0, 1, 2, 1, 2};
+  // The bottom row runs (RLE4: one of an odd length), the top a literal run
+  // of 3 (padded) and a run of 1.
+  const Bytes rle8 = {1, 1, 1, 2, 1, 1, 1, 2, 0, 0, 0, 3, 0, 1, 2, 0xee, 1, 0, 0, 0, 0, 1};
+  const Bytes rle4 = {1, 0x1f, 3, 0x21, 0, 0, 0, 3, 0x01, 0x2f, 1, 0x0f, 0, 0, 0, 1};
+  for (const auto& [bpp, data] : {std::pair{8, rle8}, {4, rle4}}) {
+    const int compression = bpp == 8 ? 1 : 2;
+    save(dir.file("ok.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, data, compression));
+    EXPECT_EQ(read_image(dir.file("ok.bmp")).data, rgb_of(indices)) << bpp << " bits";
+    const std::vector<std::pair<std::size_t, std::uint8_t>> damage =
+        bpp == 8 ? std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 9}, {14, 9}}
+                 : std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 0x9f}, {3, 0x29}, {8, 0x09}};
+    for (const auto& [at, value] : damage) {
+      Bytes bad = data;
+      bad[at] = value;
+      save(dir.file("bad.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, bad, compression));
+      EXPECT_EQ(read_error(dir.file("bad.bmp")),
+                dir.file("bad.bmp") + ": corrupt BMP (colour index 9 past the 3-entry palette)")
+          << bpp << " bits, byte " << at;
+    }
+  }
+}
+#endif
+
 }  // namespace
 }  // namespace gpuimg

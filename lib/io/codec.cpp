@@ -89,14 +89,14 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
     }
     case Format::psd: return decode_psd(file, max_pixels);
     case Format::gif: check_gif_first_frame(file); return decode_with_stb(file, format, max_pixels);
-    case Format::tga: return decode_with_stb(file, format, max_pixels);
+    case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_OPENCV
-    case Format::bmp:
+    case Format::bmp: check_bmp_palette_indices(file); return decode_with_opencv(file, format);
     case Format::pnm:
     case Format::tiff:
     case Format::webp: return decode_with_opencv(file, format);
 #else
-    case Format::bmp:
+    case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
     case Format::tiff:
     case Format::webp: throw CodecFailure(std::string(format_name(format)) + " needs a build with OpenCV");

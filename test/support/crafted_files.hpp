@@ -217,4 +217,63 @@ inline Bytes gif_file(std::uint16_t screen_w, std::uint16_t screen_h, std::uint8
   return b;
 }
 
+// A colour-mapped TGA of 8-bit indices, top row first: `colour_map` holds
+// its entries as 24-bit BGR, `data` the indices, raw (type 1) or, with
+// `rle`, already in run-length packets (type 9).
+inline Bytes tga_mapped(std::uint16_t w, std::uint16_t h, const Bytes& colour_map, const Bytes& data,
+                        bool rle = false) {
+  Bytes b = {0, 1, static_cast<std::uint8_t>(rle ? 9 : 1), 0, 0};
+  put_le(b, colour_map.size() / 3, 2);
+  b.insert(b.end(), {24, 0, 0, 0, 0});
+  put_le(b, w, 2);
+  put_le(b, h, 2);
+  b.insert(b.end(), {8, 0x20});
+  b.insert(b.end(), colour_map.begin(), colour_map.end());
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
+// A BMP (BITMAPINFOHEADER) of `bpp` 1, 4 or 8 bits a pixel whose palette,
+// given as BGR0 quads, is all that biClrUsed counts. `data` is the pixel
+// data as stored, bottom row first: rows padded to 4 bytes, or RLE8
+// (compression 1) or RLE4 (2) packets.
+inline Bytes bmp_indexed(std::int32_t w, std::int32_t h, int bpp, const Bytes& palette, const Bytes& data,
+                         int compression = 0) {
+  const std::size_t offset = 14 + 40 + palette.size();
+  Bytes b = {'B', 'M'};
+  put_le(b, offset + data.size(), 4);
+  put_le(b, 0, 4);
+  put_le(b, offset, 4);
+  put_le(b, 40, 4);
+  put_le(b, static_cast<std::uint32_t>(w), 4);
+  put_le(b, static_cast<std::uint32_t>(h), 4);
+  put_le(b, 1, 2);
+  put_le(b, static_cast<std::uint64_t>(bpp), 2);
+  put_le(b, static_cast<std::uint64_t>(compression), 4);
+  put_le(b, data.size(), 4);
+  put_le(b, 0, 8);  // resolution
+  put_le(b, palette.size() / 4, 4);
+  put_le(b, 0, 4);
+  b.insert(b.end(), palette.begin(), palette.end());
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
+// `indices` (`w` a row, top row first) packed as an uncompressed BMP
+// stores them at `bpp` bits: bottom row first, the leftmost pixel in the
+// high bits, each row padded to 4 bytes.
+inline Bytes bmp_rows(const Bytes& indices, std::size_t w, int bpp) {
+  const std::size_t row_bytes = (w * static_cast<std::size_t>(bpp) + 31) / 32 * 4;
+  Bytes b;
+  for (std::size_t row = indices.size() / w; row-- > 0;) {
+    Bytes packed(row_bytes, 0);
+    for (std::size_t x = 0; x < w; ++x) {
+      const std::size_t bit = x * static_cast<std::size_t>(bpp);
+      packed[bit / 8] |= static_cast<std::uint8_t>(indices[row * w + x] << (8 - bpp - bit % 8));
+    }
+    b.insert(b.end(), packed.begin(), packed.end());
+  }
+  return b;
+}
+
 }  // namespace gpuimg::test
