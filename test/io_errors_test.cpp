@@ -188,6 +188,30 @@ TEST(ReadErrors, TruncatedJpeg) {
   }
 }
 
+// A JPEG's markers are walked once, by inspect_input, for its shape and
+// its structure together; the verdict refuses the file there, before any
+// decoding, and the walk travels to the decoder in the InputFile. Past the
+// first 64 KiB read, the walk is of the whole file, not that first part.
+TEST(ReadErrors, JpegMarkerWalkIsCheckedOnceBeforeDecoding) {
+  TempDir dir;
+  for (const int side : {16, 512}) {
+    write_image(dir.file("whole.jpg"), random_image(side, side, 3, Depth::U8, 8));
+    const Bytes jpg = load(dir.file("whole.jpg"));
+    ASSERT_EQ(jpg.size() > (64u << 10), side == 512);
+    const InputFile input = read_input(dir.file("whole.jpg"));
+    ASSERT_TRUE(input.jpeg);
+    EXPECT_EQ(input.jpeg->status, JpegLayout::Status::complete);
+    EXPECT_EQ(input.jpeg->scans, 1u);
+    ASSERT_TRUE(input.shape);
+    EXPECT_EQ(input.shape->width, static_cast<std::uint64_t>(side));
+    EXPECT_EQ(decode_input(input).width, side);
+    EXPECT_EQ(error_of<InputError>([&] { inspect_input("cut.jpg", Bytes(jpg.begin(), jpg.end() - 1)); }),
+              "cut.jpg: truncated JPEG (no end-of-image marker)");
+  }
+  write_image(dir.file("other.png"), random_image(16, 16, 3, Depth::U8, 8));
+  EXPECT_FALSE(read_input(dir.file("other.png")).jpeg);
+}
+
 TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {
   TempDir dir;
   write_image(dir.file("whole.jpg"), random_image(16, 16, 3, Depth::U8, 9));
