@@ -30,7 +30,7 @@ struct BatchCommand {
 };
 
 // Runs the batch; returns 0, 1 (a file failed), 2, 3 (as for one image), or
-// 128 + the signal's number after SIGINT (130) or SIGTERM.
+// 128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP (129).
 int run_batch_command(const BatchCommand& cmd);
 
 }  // namespace gpuimg

@@ -296,6 +296,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     const bool listed = !flags.files_from.empty();
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
     if (paths.size() == 1 && !listed) throw UsageError("missing OUTPUT");
+    // An empty word is most often an unset shell variable ("$in"); as a
+    // file it would only fail later with a message naming nothing.
+    for (std::size_t i = 0; i < paths.size(); ++i)
+      if (paths[i].empty())
+        throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
       if (cmd.verbose) throw UsageError("-v: only for one image; a batch prints a summary");
       result.batch = batch_command(paths, flags, cmd);

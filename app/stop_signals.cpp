@@ -21,6 +21,7 @@ sigset_t stop_signals() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
@@ -31,7 +32,7 @@ sigset_t stop_signals() {
   sigaddset(&one, signo);
   pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
   ::raise(signo);
-  ::_exit(128 + signo);  // not reached: both signals' default action ends the process
+  ::_exit(128 + signo);  // not reached: each signal's default action ends the process
 }
 
 void take(sigset_t set) {

@@ -1,17 +1,18 @@
 #pragma once
-// SIGINT and SIGTERM, for every command. They are blocked in every thread
+// SIGINT, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped),
+// for every command. They are blocked in every thread
 // and taken by a thread of their own (sigwait) rather than by a handler, so
 // what a signal sets off is ordinary code: it may take the lock under which
 // temporary files are made and renamed (temporary_file.hpp), and so remove
 // exactly those that exist.
 namespace gpuimg {
 
-// Blocks both signals and starts the thread that takes them. Call before
+// Blocks the three signals and starts the thread that takes them. Call before
 // any other thread starts: threads inherit the blocked signals, and one
 // started earlier could receive them with their default action, which ends
 // the process and leaves its temporaries. From then on a signal removes the
 // temporary files and ends the process by that same signal, so that its
-// parent sees it killed by it (a shell reports 130 or 143), and a script
+// parent sees it killed by it (a shell reports 130, 143 or 129), and a script
 // stops at Ctrl-C as it does for any program killed by one; one that exits
 // 130 instead is taken to have handled it, and the script runs on.
 void take_stop_signals();

@@ -33,6 +33,20 @@ std::size_t utf8_length(std::string_view s, std::size_t at) {
   return 0;
 }
 
+// Well-formed, printable-looking, and still able to mislead: the bidi
+// embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069) and
+// marks (U+200E, U+200F, U+061C) reorder the text around them, so a name
+// with U+202E in "photo\u202Egnp.exe" reads as "photoexe.png"; the line
+// and paragraph separators (U+2028, U+2029) end a line in editors and in
+// some terminals' copy and paste. `n` is the sequence's length.
+bool reorders_or_breaks(std::string_view s, std::size_t at, std::size_t n) {
+  if (n == 2) return byte_at(s, at) == 0xd8 && byte_at(s, at + 1) == 0x9c;  // U+061C
+  if (n != 3 || byte_at(s, at) != 0xe2) return false;
+  const unsigned char second = byte_at(s, at + 1), third = byte_at(s, at + 2);
+  if (second == 0x80) return third == 0x8e || third == 0x8f || (third >= 0xa8 && third <= 0xae);
+  return second == 0x81 && third >= 0xa6 && third <= 0xa9;
+}
+
 void append_escape(std::string& out, unsigned char b) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += "\\x";
@@ -49,7 +63,7 @@ std::string printable(std::string_view bytes) {
     const unsigned char b = byte_at(bytes, at);
     const std::size_t n = b >= 0x80 ? utf8_length(bytes, at) : 0;
     const bool c1_control = n == 2 && b == 0xc2 && byte_at(bytes, at + 1) < 0xa0;
-    if (n > 0 && !c1_control) {
+    if (n > 0 && !c1_control && !reorders_or_breaks(bytes, at, n)) {
       out.append(bytes.substr(at, n));
       at += n;
       continue;

@@ -132,7 +132,12 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--bogus", "b.png"}, "unknown option '--bogus'"},
                     BadCase{{"a.png", "b.png", "c.png"}, "unexpected argument 'c.png'"},
                     BadCase{{"a.png", "b.png", "--blur"}, "--blur"},
-                    BadCase{{"a.png", "--invert=yes", "b.png"}, "invert"}));
+                    BadCase{{"a.png", "--invert=yes", "b.png"}, "invert"},
+                    BadCase{{"", "b.png"}, "empty path given as INPUT"},
+                    BadCase{{"a.png", "--invert", ""}, "empty path given as OUTPUT"},
+                    BadCase{{"a.png", "", "out/"}, "empty path given as INPUT"},
+                    BadCase{{"a.png", "b.png", ""}, "empty path given as OUTPUT"},
+                    BadCase{{"--files-from", "list.txt", ""}, "empty path given as OUTPUT"}));
 
 // Every option that takes a number, and the words of its line up to that
 // number; the number's text is `prefix` + the value under test + `suffix`.

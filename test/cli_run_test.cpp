@@ -374,7 +374,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"missing_input_and_output", {}, {"missing INPUT"}},
         BadUsage{"missing_output", {"input.png"}, {"missing OUTPUT"}},
         BadUsage{"ops_but_no_output", {"input.png", "--invert"}, {"missing OUTPUT"}},
-        BadUsage{"extra_path", {"input.png", "result.png", "other.png"}, {"other.png"}}),
+        BadUsage{"extra_path", {"input.png", "result.png", "other.png"}, {"other.png"}},
+        BadUsage{"empty_input", {"", "--invert", "result.png"}, {"empty path given as INPUT"}},
+        BadUsage{"empty_output", {"input.png", "--invert", ""}, {"empty path given as OUTPUT"}}),
     [](const testing::TestParamInfo<BadUsage>& info) { return std::string(info.param.name); });
 
 // ---- outputs that cannot be written ------------------------------------------

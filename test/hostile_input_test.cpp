@@ -15,6 +15,7 @@
 #include "codec.hpp"
 #include "crafted_files.hpp"
 #include "error.hpp"
+#include "error_text.hpp"
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
@@ -26,15 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace test;
-
-std::string read_error(const std::string& path, const ReadOptions& opts = {}) {
-  try {
-    read_image(path, opts);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 Bytes deflate(const Bytes& raw) {
   uLongf size = compressBound(static_cast<uLong>(raw.size()));

@@ -11,7 +11,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iterator>
 #include <random>
 #include <string>
@@ -20,6 +19,7 @@
 #include "codec.hpp"
 #include "crafted_files.hpp"
 #include "error.hpp"
+#include "error_text.hpp"
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
 #include "temp_dir.hpp"
@@ -34,27 +34,6 @@ using test::TempDir;
 
 using test::random_image;
 using namespace test;  // crafted_files.hpp
-
-// The message of the InputError / OutputError `f` throws, and asserts that
-// nothing reached stderr meanwhile (libraries writing to the terminal).
-template <class E>
-std::string error_of(const std::function<void()>& f) {
-  testing::internal::CaptureStderr();
-  std::string message = "(no exception)";
-  try {
-    f();
-  } catch (const E& e) {
-    message = e.what();
-  }
-  const std::string printed = testing::internal::GetCapturedStderr();
-  EXPECT_EQ(printed, "") << "a library wrote to stderr";
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  return message;
-}
-
-std::string read_error(const std::string& path, const ReadOptions& opts = {}) {
-  return error_of<InputError>([&] { read_image(path, opts); });
-}
 
 std::string write_error(const std::string& path, const Image& img = random_image(2, 2, 3, Depth::U8, 1)) {
   return error_of<OutputError>([&] { write_image(path, img); });
@@ -207,6 +186,30 @@ TEST(ReadErrors, TruncatedJpeg) {
     save(dir.file("cut.jpg"), Bytes(jpg.begin(), jpg.begin() + static_cast<std::ptrdiff_t>(cut)));
     EXPECT_EQ(read_error(dir.file("cut.jpg")), dir.file("cut.jpg") + ": truncated JPEG (no end-of-image marker)");
   }
+}
+
+// A JPEG's markers are walked once, by inspect_input, for its shape and
+// its structure together; the verdict refuses the file there, before any
+// decoding, and the walk travels to the decoder in the InputFile. Past the
+// first 64 KiB read, the walk is of the whole file, not that first part.
+TEST(ReadErrors, JpegMarkerWalkIsCheckedOnceBeforeDecoding) {
+  TempDir dir;
+  for (const int side : {16, 512}) {
+    write_image(dir.file("whole.jpg"), random_image(side, side, 3, Depth::U8, 8));
+    const Bytes jpg = load(dir.file("whole.jpg"));
+    ASSERT_EQ(jpg.size() > (64u << 10), side == 512);
+    const InputFile input = read_input(dir.file("whole.jpg"));
+    ASSERT_TRUE(input.jpeg);
+    EXPECT_EQ(input.jpeg->status, JpegLayout::Status::complete);
+    EXPECT_EQ(input.jpeg->scans, 1u);
+    ASSERT_TRUE(input.shape);
+    EXPECT_EQ(input.shape->width, static_cast<std::uint64_t>(side));
+    EXPECT_EQ(decode_input(input).width, side);
+    EXPECT_EQ(error_of<InputError>([&] { inspect_input("cut.jpg", Bytes(jpg.begin(), jpg.end() - 1)); }),
+              "cut.jpg: truncated JPEG (no end-of-image marker)");
+  }
+  write_image(dir.file("other.png"), random_image(16, 16, 3, Depth::U8, 8));
+  EXPECT_FALSE(read_input(dir.file("other.png")).jpeg);
 }
 
 TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {

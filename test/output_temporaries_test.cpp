@@ -61,38 +61,76 @@ std::vector<std::string> temporaries(const fs::path& dir) {
   return out;
 }
 
-// A one-image run caught while its temporary exists, frozen there
-// (SIGSTOP), sent `signo` and let go: it removes the temporary and ends by
-// that signal. The output, 32 MiB stored, takes long enough to write to be
-// caught; a run whose rename comes first is run again.
-void expect_the_signal_removes_the_temporary(int signo) {
-  TempDir tmp;
-  write_image(tmp.file("in.png"), random_image(2048, 2048, 4, Depth::U16, 41));
-  fs::create_directory(tmp / "out");
+// Runs gpuimg with `args` in `dir` until a run is caught while a temporary
+// exists in dir/out, frozen there (SIGSTOP); sends it `signo`, lets it go
+// and returns its status (-1: still running 5 s after the signal). The
+// outputs, 32 MiB stored, take long enough to write to be caught; a run
+// whose rename comes first is run again, in an empty out/.
+int status_after_signal_while_writing(const fs::path& dir, const std::vector<std::string>& args, int signo) {
   for (int attempt = 0; attempt < 20; ++attempt) {
-    fs::remove(tmp / "out" / "o.png");
-    Child child({"in.png", "--invert", "--png-level", "0", "--device", "cpu", "out/o.png"}, tmp.path());
+    fs::remove_all(dir / "out");
+    fs::create_directory(dir / "out");
+    Child child(args, dir);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (temporaries(tmp / "out").empty() && !child.ended() && std::chrono::steady_clock::now() < deadline) {
+    while (temporaries(dir / "out").empty() && !child.ended() && std::chrono::steady_clock::now() < deadline) {
     }
     if (!child.freeze()) continue;
-    if (temporaries(tmp / "out").empty()) {
+    if (temporaries(dir / "out").empty()) {
       child.resume();
       child.wait(60.0);
       continue;
     }
     child.signal(signo);
     child.resume();
-    EXPECT_EQ(child.wait(5.0), 128 + signo) << "-1: still running 5 s after the signal";
-    EXPECT_EQ(temporaries(tmp / "out"), std::vector<std::string>{});
-    return;
+    return child.wait(5.0);
   }
-  FAIL() << "no run was caught writing";
+  ADD_FAILURE() << "no run was caught writing";
+  return -1;
+}
+
+const std::vector<std::string> kSlowWrite = {"--invert", "--png-level", "0", "--device", "cpu"};
+
+// One image removes its temporary and ends by the signal. It may have been
+// caught in its rename, which the signal waits for: an output there is
+// whole.
+void expect_the_signal_removes_the_temporary(int signo) {
+  TempDir tmp;
+  write_image(tmp.file("in.png"), random_image(2048, 2048, 4, Depth::U16, 41));
+  std::vector<std::string> args = {"in.png"};
+  args.insert(args.end(), kSlowWrite.begin(), kSlowWrite.end());
+  args.push_back("out/o.png");
+  EXPECT_EQ(status_after_signal_while_writing(tmp.path(), args, signo), 128 + signo);
+  EXPECT_EQ(temporaries(tmp / "out"), std::vector<std::string>{});
+  if (fs::exists(tmp / "out" / "o.png")) {
+    EXPECT_EQ(read_image(tmp.file("out/o.png")).width, 2048);
+  }
 }
 
 TEST(OutputTemporaries, CtrlCDuringAWriteRemovesTheTemporary) { expect_the_signal_removes_the_temporary(SIGINT); }
 
 TEST(OutputTemporaries, SigtermDuringAWriteRemovesTheTemporary) { expect_the_signal_removes_the_temporary(SIGTERM); }
+
+// The terminal closed, or the ssh session running gpuimg dropped.
+TEST(OutputTemporaries, SighupDuringAWriteRemovesTheTemporary) { expect_the_signal_removes_the_temporary(SIGHUP); }
+
+// A batch lets the write under way complete, starts no other, and exits
+// 129. Of two files, so that the batch does not end with the write the
+// signal came in: a signal in its last moments may be recorded after the
+// batch has looked for one (the thread that takes signals runs on its own).
+TEST(OutputTemporaries, SighupDuringABatchWriteLetsItComplete) {
+  TempDir tmp;
+  write_image(tmp.file("a.png"), random_image(2048, 2048, 4, Depth::U16, 41));
+  fs::copy_file(tmp / "a.png", tmp / "b.png");
+  std::vector<std::string> args = {"a.png", "b.png", "--jobs", "1"};
+  args.insert(args.end(), kSlowWrite.begin(), kSlowWrite.end());
+  args.push_back("out/");
+  EXPECT_EQ(status_after_signal_while_writing(tmp.path(), args, SIGHUP), 129);
+  EXPECT_EQ(temporaries(tmp / "out"), std::vector<std::string>{});
+  EXPECT_EQ(read_image(tmp.file("out/a.png")).width, 2048);
+  if (fs::exists(tmp / "out" / "b.png")) {
+    EXPECT_EQ(read_image(tmp.file("out/b.png")).width, 2048);
+  }
+}
 
 // A PID that no process has: a child's, once it has ended and been reaped.
 pid_t dead_pid() {

@@ -36,11 +36,20 @@ TEST(Printable, EveryByteAlone) {
   }
 }
 
+// The code points that reorder or break a line without being controls:
+// bidi embeddings, overrides and isolates, the marks, and the line and
+// paragraph separators.
+bool reorders_or_breaks(std::uint32_t cp) {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+         cp == 0x061c || cp == 0x2028 || cp == 0x2029;
+}
+
 TEST(Printable, EveryCodePoint) {
   for (std::uint32_t cp = 0x80; cp <= 0x10ffff; ++cp) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
     const std::string in = encode_utf8(cp);
-    const std::string expected = cp < 0xa0 ? hex_escapes(in) : in;  // C1 controls are escaped byte by byte
+    // C1 controls, and those above, are escaped byte by byte.
+    const std::string expected = cp < 0xa0 || reorders_or_breaks(cp) ? hex_escapes(in) : in;
     // Checked this way, not with EXPECT_EQ, so a million passing code points cost little.
     if (printable(in) != expected) ADD_FAILURE() << "U+" << std::hex << cp << ": " << printable(in);
   }
@@ -73,6 +82,20 @@ TEST(Printable, NamesAsTheySeemInMessages) {
   EXPECT_EQ(printable(std::string("nul\0byte", 8)), "nul\\x00byte");
   EXPECT_EQ(printable("C:\\x41.png"), "C:\\\\x41.png");  // a literal backslash never reads as an escape
   EXPECT_EQ(printable(""), "");
+}
+
+// A name holding U+202E (right-to-left override) shows what follows it
+// reversed: "photo\u202Egnp.exe" would read as "photoexe.png". U+2028 and
+// U+2029 end a line in editors and some terminals' copy and paste.
+TEST(Printable, BidiControlsAndLineSeparatorsAreEscaped) {
+  EXPECT_EQ(printable("photo\xe2\x80\xaegnp.exe"), "photo\\xe2\\x80\\xaegnp.exe");
+  EXPECT_EQ(printable("a\xe2\x81\xa6" "b\xe2\x81\xa9.png"), "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9.png");
+  EXPECT_EQ(printable("\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f"), "\\xd8\\x9c\\xe2\\x80\\x8e\\xe2\\x80\\x8f");
+  EXPECT_EQ(printable("one\xe2\x80\xa8two\xe2\x80\xa9.png"), "one\\xe2\\x80\\xa8two\\xe2\\x80\\xa9.png");
+  // Their neighbours are ordinary characters, shown as they are.
+  for (const std::uint32_t cp : {0x061bu, 0x061du, 0x200du, 0x2010u, 0x2027u, 0x202fu, 0x2065u, 0x206au}) {
+    EXPECT_EQ(printable(encode_utf8(cp)), encode_utf8(cp)) << "U+" << std::hex << cp;
+  }
 }
 
 // Whatever the bytes: one line, no terminal control, valid UTF-8, and the

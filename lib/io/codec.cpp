@@ -17,6 +17,7 @@
 #include "file_util.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
+#include "pixel_data_checks.hpp"
 #include "png_encoder.hpp"
 
 namespace gpuimg {
@@ -53,6 +54,21 @@ bool checks_size_itself(Format format) {
 
 constexpr std::uint64_t kMaxJpegScans = 100;
 
+// The verdict of a JPEG's marker walk, before libjpeg allocates anything.
+void check_jpeg_layout(const JpegLayout& jpeg) {
+  if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
+  if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
+  // Each scan is a pass over the image's coefficients: a file of many
+  // tiny scans costs minutes of decoding (999 scans of a 16384x16384
+  // image in 1 MB took 25 s). Encoders write at most a few dozen
+  // (libjpeg's progressive script has 10); libtiff's JPEG codec also
+  // stops at 100.
+  if (jpeg.scans > kMaxJpegScans) {
+    throw CodecFailure("JPEG with " + std::to_string(jpeg.scans) + " scans, over the " + std::to_string(kMaxJpegScans) +
+                       " gpuimg decodes");
+  }
+}
+
 // OpenCV allocates a TIFF's tile or strip (up to 1 GiB) beside the image, so
 // a 1-pixel image in one huge tile cost 1.1 GB. A block may be as large as
 // the image, or 2^22 pixels, never more.
@@ -71,31 +87,17 @@ void check_tiff_blocks(const Bytes& file, const ImageShape& shape) {
 Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
   switch (format) {
     case Format::png: return decode_png(file, max_pixels);
-    case Format::jpeg: {
-      const JpegLayout jpeg = inspect_jpeg(file);
-      if (jpeg.status == JpegLayout::Status::truncated) throw CodecFailure("truncated JPEG (no end-of-image marker)");
-      if (jpeg.status == JpegLayout::Status::malformed) throw CodecFailure("corrupt JPEG (" + jpeg.problem + ")");
-      // Each scan is a pass over the image's coefficients: a file of many
-      // tiny scans costs minutes of decoding (999 scans of a 16384x16384
-      // image in 1 MB took 25 s). Encoders write at most a few dozen
-      // (libjpeg's progressive script has 10); libtiff's JPEG codec also
-      // stops at 100.
-      if (jpeg.scans > kMaxJpegScans) {
-        throw CodecFailure("JPEG with " + std::to_string(jpeg.scans) + " scans, over the " + std::to_string(kMaxJpegScans) +
-                           " gpuimg decodes");
-      }
-      return decode_jpeg(file, max_pixels);
-    }
+    case Format::jpeg: return decode_jpeg(file, max_pixels);  // its marker walk checked by inspect_input
     case Format::psd: return decode_psd(file, max_pixels);
-    case Format::tga:
-    case Format::gif: return decode_with_stb(file, format, max_pixels);
+    case Format::gif: check_gif_first_frame(file); return decode_with_stb(file, format, max_pixels);
+    case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_OPENCV
-    case Format::bmp:
+    case Format::bmp: check_bmp_palette_indices(file); return decode_with_opencv(file, format);
     case Format::pnm:
     case Format::tiff:
     case Format::webp: return decode_with_opencv(file, format);
 #else
-    case Format::bmp:
+    case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
     case Format::tiff:
     case Format::webp: throw CodecFailure(std::string(format_name(format)) + " needs a build with OpenCV");
@@ -167,6 +169,43 @@ constexpr std::size_t kFirstRead = std::size_t{64} << 10;
 
 std::string size_text(const ImageShape& s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 
+// What a header says, read once: the shape, and for a JPEG the marker walk
+// that gave it, whose verdict on the whole file is checked before decoding.
+struct HeaderRead {
+  std::optional<ImageShape> shape;
+  std::optional<JpegLayout> jpeg;
+};
+
+HeaderRead read_header(Format format, const Bytes& bytes) {
+  if (format != Format::jpeg) return {probe_image(format, bytes), std::nullopt};
+  JpegLayout jpeg = inspect_jpeg(bytes);
+  const std::optional<ImageShape> shape = jpeg_shape(jpeg);
+  return {shape, std::move(jpeg)};
+}
+
+// inspect_input's checks, on a header already read from all of `bytes`.
+InputFile checked_input(const std::string& path, Bytes bytes, Format format, HeaderRead header,
+                        const ReadOptions& opts) {
+  InputFile input{path, std::move(bytes), format, header.shape, std::move(header.jpeg)};
+  try {
+    if (input.shape) {
+      check_pixel_limit({input.shape->width, input.shape->height}, opts.max_pixels);
+      if (input.format == Format::tiff) check_tiff_blocks(input.bytes, *input.shape);
+      if (input.bytes.size() < input.shape->min_bytes) {
+        throw CodecFailure(std::string("truncated ") + format_name(input.format) + " (a " + size_text(*input.shape) +
+                           " image needs at least " + std::to_string(input.shape->min_bytes) + " bytes; the file has " +
+                           std::to_string(input.bytes.size()) + ")");
+      }
+    } else if (!checks_size_itself(input.format)) {
+      throw CodecFailure(std::string("corrupt or truncated ") + format_name(input.format) + " (no image size in its header)");
+    }
+    if (input.jpeg) check_jpeg_layout(*input.jpeg);
+  } catch (const CodecFailure& e) {
+    throw InputError(path, e.what());
+  }
+  return input;
+}
+
 }  // namespace
 
 void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
@@ -186,7 +225,8 @@ InputFile read_input(const std::string& path, const ReadOptions& opts) {
   if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");
   const std::optional<Format> format = sniff_format(bytes);
   if (!format) throw InputError(path, "not a recognised image format");
-  if (const std::optional<ImageShape> shape = probe_image(*format, bytes)) {
+  HeaderRead header = read_header(*format, bytes);
+  if (const std::optional<ImageShape>& shape = header.shape) {
     try {
       check_pixel_limit({shape->width, shape->height}, opts.max_pixels);
     } catch (const CodecFailure& e) {
@@ -197,32 +237,19 @@ InputFile read_input(const std::string& path, const ReadOptions& opts) {
                          std::string("more than a ") + size_text(*shape) + " " + format_name(*format) + " can take");
     }
   }
+  // An input that ended within the first read has had its header read whole.
+  const bool whole = bytes.size() < kFirstRead;
   reader.read_rest(bytes);
-  return inspect_input(path, std::move(bytes), opts);
+  if (!whole) header = read_header(*format, bytes);
+  return checked_input(path, std::move(bytes), *format, std::move(header), opts);
 }
 
 InputFile inspect_input(const std::string& path, Bytes bytes, const ReadOptions& opts) {
   if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");
   const std::optional<Format> format = sniff_format(bytes);
   if (!format) throw InputError(path, "not a recognised image format");
-  InputFile input{path, std::move(bytes), *format, std::nullopt};
-  input.shape = probe_image(input.format, input.bytes);
-  try {
-    if (input.shape) {
-      check_pixel_limit({input.shape->width, input.shape->height}, opts.max_pixels);
-      if (input.format == Format::tiff) check_tiff_blocks(input.bytes, *input.shape);
-      if (input.bytes.size() < input.shape->min_bytes) {
-        throw CodecFailure(std::string("truncated ") + format_name(input.format) + " (a " + size_text(*input.shape) +
-                           " image needs at least " + std::to_string(input.shape->min_bytes) + " bytes; the file has " +
-                           std::to_string(input.bytes.size()) + ")");
-      }
-    } else if (!checks_size_itself(input.format)) {
-      throw CodecFailure(std::string("corrupt or truncated ") + format_name(input.format) + " (no image size in its header)");
-    }
-  } catch (const CodecFailure& e) {
-    throw InputError(path, e.what());
-  }
-  return input;
+  HeaderRead header = read_header(*format, bytes);
+  return checked_input(path, std::move(bytes), *format, std::move(header), opts);
 }
 
 Image decode_input(const InputFile& input, const ReadOptions& opts) {

@@ -30,21 +30,25 @@ struct WriteOptions {
 // bytes, before the rest was read) and what its header says the decoder
 // will give, read by the decoder's own rules (probe.hpp). That one shape
 // feeds the pixel limit, the bound on how much is read, --device auto and
-// the decoder.
+// the decoder. A JPEG's markers are walked once, for its shape and its
+// structure together: the walk is kept, its verdict already checked.
 struct InputFile {
   std::string path;
   std::vector<std::uint8_t> bytes;
   Format format;
   std::optional<ImageShape> shape;  // nullopt only where the decoder checks the size itself first
+  std::optional<JpegLayout> jpeg;   // JPEG only: complete, of at most 100 scans
 };
 
 // Reads `path`: refuses an unknown format from its first 64 KiB, an image
 // over max_pixels from its header, and any input longer than an image of
 // its header's size could be (or, with no size in the part read first,
-// than any image within max_pixels). Throws InputError naming the path.
+// than any image within max_pixels); then checks it as inspect_input does.
+// Throws InputError naming the path.
 InputFile read_input(const std::string& path, const ReadOptions& opts = {});
 
-// The same checks on bytes already in memory.
+// The same checks on bytes already in memory, and for a JPEG those of its
+// marker walk: cut short, malformed, too many scans.
 InputFile inspect_input(const std::string& path, std::vector<std::uint8_t> bytes, const ReadOptions& opts = {});
 
 // Decodes, checking the decoded size against max_pixels whatever the

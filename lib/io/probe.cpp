@@ -57,18 +57,6 @@ std::optional<ImageShape> png_shape(const Bytes& b, Dims d) {
   return ImageShape{d.width, d.height, channels, depth, 33 + raw / kDeflateMostGain};  // signature and IHDR first
 }
 
-// jpeg_codec.cpp decodes one component to gray and three or four (CMYK,
-// YCCK) to RGB, always 8-bit. Huffman coding spends at least one bit on
-// each 8x8 block's DC value, and no component has fewer blocks than one
-// subsampled by 4 both ways; arithmetic coding has no such least.
-std::optional<ImageShape> jpeg_shape(const Bytes& b) {
-  const JpegLayout layout = inspect_jpeg(b);
-  if (!layout.dims || layout.components == 0) return std::nullopt;
-  const Dims d = *layout.dims;
-  const std::uint64_t blocks = ((d.width + 31) / 32) * ((d.height + 31) / 32);
-  return ImageShape{d.width, d.height, layout.components == 1 ? 1 : 3, Depth::U8, layout.arithmetic ? 0 : blocks / 8};
-}
-
 // P1, P2, P4, P5 are gray, P3 and P6 RGB; a maximum above 255, further on,
 // makes 16-bit samples, so P2, P3, P5 and P6 are taken as 16-bit. Every
 // sample takes at least a byte, but P4's, a bit.
@@ -117,9 +105,20 @@ std::optional<ImageShape> stb_probe(const Bytes& file, Format format) {
 
 }  // namespace
 
+// jpeg_codec.cpp decodes one component to gray and three or four (CMYK,
+// YCCK) to RGB, always 8-bit. Huffman coding spends at least one bit on
+// each 8x8 block's DC value, and no component has fewer blocks than one
+// subsampled by 4 both ways; arithmetic coding has no such least.
+std::optional<ImageShape> jpeg_shape(const JpegLayout& layout) {
+  if (!layout.dims || layout.components == 0) return std::nullopt;
+  const Dims d = *layout.dims;
+  const std::uint64_t blocks = ((d.width + 31) / 32) * ((d.height + 31) / 32);
+  return ImageShape{d.width, d.height, layout.components == 1 ? 1 : 3, Depth::U8, layout.arithmetic ? 0 : blocks / 8};
+}
+
 std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
   switch (format) {
-    case Format::jpeg: return jpeg_shape(file);
+    case Format::jpeg: return jpeg_shape(inspect_jpeg(file));
     case Format::psd: return psd_shape(file);
     case Format::tga:
     case Format::gif: return stb_probe(file, format);

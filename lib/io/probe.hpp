@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "header_dims.hpp"
 #include "image.hpp"
 #include "sniff.hpp"
 
@@ -38,5 +39,9 @@ std::optional<ImageShape> probe_image(Format format, const std::vector<std::uint
 
 // The same, sniffing the format first; nullopt for an unknown format.
 std::optional<ImageShape> probe_image(const std::vector<std::uint8_t>& file);
+
+// A JPEG's shape from the walk over its markers (inspect_jpeg), for a
+// caller that keeps the walk's verdict too.
+std::optional<ImageShape> jpeg_shape(const JpegLayout& layout);
 
 }  // namespace gpuimg

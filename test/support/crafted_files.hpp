@@ -2,6 +2,7 @@
 // Image files built byte by byte, for the tests that need a header saying
 // one thing and the data another: whole files, files cut short, and files
 // a hostile user would craft.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -145,6 +146,134 @@ inline Bytes gray_tiff(const std::vector<TiffEntry>& size_entries, std::uint32_t
   for (TiffEntry& e : entries)
     if (e.tag == 273) e.value = tiff_data_offset(entries.size());
   return tiff_file(entries, pixels);
+}
+
+
+// A GIF's LZW data as stb_image reads it: a clear code, one literal code
+// per index (never a string: the table a decoder builds is only counted, so
+// the widths below follow its growth), an end code where `end_code`, then
+// the data sub-blocks and their terminator. A clear code restarts the table
+// before it fills.
+inline Bytes gif_lzw(const Bytes& indices, int min_code_size, bool end_code = true) {
+  const int clear = 1 << min_code_size;
+  int size = min_code_size + 1, avail = clear + 2;
+  bool after_clear = true;
+  std::uint32_t bits = 0;
+  int held = 0;
+  Bytes packed;
+  const auto put = [&](int code) {
+    bits |= static_cast<std::uint32_t>(code) << held;
+    for (held += size; held >= 8; held -= 8, bits >>= 8) packed.push_back(static_cast<std::uint8_t>(bits));
+  };
+  put(clear);
+  for (const std::uint8_t index : indices) {
+    put(index);
+    if (!after_clear) ++avail;
+    if ((avail & ((1 << size) - 1)) == 0 && avail <= 0xfff) ++size;
+    after_clear = false;
+    if (avail >= 4000) {
+      put(clear);
+      size = min_code_size + 1;
+      avail = clear + 2;
+      after_clear = true;
+    }
+  }
+  if (end_code) put(clear + 1);
+  if (held > 0) packed.push_back(static_cast<std::uint8_t>(bits));
+  Bytes b = {static_cast<std::uint8_t>(min_code_size)};
+  for (std::size_t at = 0; at < packed.size(); at += 255) {
+    const std::size_t n = std::min<std::size_t>(255, packed.size() - at);
+    b.push_back(static_cast<std::uint8_t>(n));
+    const auto from = packed.begin() + static_cast<std::ptrdiff_t>(at);
+    b.insert(b.end(), from, from + static_cast<std::ptrdiff_t>(n));
+  }
+  b.push_back(0);
+  return b;
+}
+
+// A GIF89a's one frame: where it lies on the screen, and its LZW data.
+struct GifFrame {
+  std::uint16_t left, top, width, height;
+  Bytes lzw;
+  bool interlaced = false;
+};
+
+// The four colours of gif_file's global colour table, RGBA as decoded.
+inline const std::vector<Bytes> kGifColours = {{0, 0, 0, 255}, {255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}};
+
+// A GIF89a of a `screen_w` x `screen_h` screen whose background is colour
+// `background` of its global table (kGifColours), holding `frame`.
+inline Bytes gif_file(std::uint16_t screen_w, std::uint16_t screen_h, std::uint8_t background, const GifFrame& frame) {
+  Bytes b = {'G', 'I', 'F', '8', '9', 'a'};
+  put_le(b, screen_w, 2);
+  put_le(b, screen_h, 2);
+  b.insert(b.end(), {0x81, background, 0});  // a global table of 4 entries
+  for (const Bytes& c : kGifColours) b.insert(b.end(), c.begin(), c.begin() + 3);
+  b.push_back(0x2c);
+  for (const std::uint16_t v : {frame.left, frame.top, frame.width, frame.height}) put_le(b, v, 2);
+  b.push_back(frame.interlaced ? 0x40 : 0);
+  b.insert(b.end(), frame.lzw.begin(), frame.lzw.end());
+  b.push_back(0x3b);
+  return b;
+}
+
+// A colour-mapped TGA of 8-bit indices, top row first: `colour_map` holds
+// its entries as 24-bit BGR, `data` the indices, raw (type 1) or, with
+// `rle`, already in run-length packets (type 9).
+inline Bytes tga_mapped(std::uint16_t w, std::uint16_t h, const Bytes& colour_map, const Bytes& data,
+                        bool rle = false) {
+  Bytes b = {0, 1, static_cast<std::uint8_t>(rle ? 9 : 1), 0, 0};
+  put_le(b, colour_map.size() / 3, 2);
+  b.insert(b.end(), {24, 0, 0, 0, 0});
+  put_le(b, w, 2);
+  put_le(b, h, 2);
+  b.insert(b.end(), {8, 0x20});
+  b.insert(b.end(), colour_map.begin(), colour_map.end());
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
+// A BMP (BITMAPINFOHEADER) of `bpp` 1, 4 or 8 bits a pixel whose palette,
+// given as BGR0 quads, is all that biClrUsed counts. `data` is the pixel
+// data as stored, bottom row first: rows padded to 4 bytes, or RLE8
+// (compression 1) or RLE4 (2) packets.
+inline Bytes bmp_indexed(std::int32_t w, std::int32_t h, int bpp, const Bytes& palette, const Bytes& data,
+                         int compression = 0) {
+  const std::size_t offset = 14 + 40 + palette.size();
+  Bytes b = {'B', 'M'};
+  put_le(b, offset + data.size(), 4);
+  put_le(b, 0, 4);
+  put_le(b, offset, 4);
+  put_le(b, 40, 4);
+  put_le(b, static_cast<std::uint32_t>(w), 4);
+  put_le(b, static_cast<std::uint32_t>(h), 4);
+  put_le(b, 1, 2);
+  put_le(b, static_cast<std::uint64_t>(bpp), 2);
+  put_le(b, static_cast<std::uint64_t>(compression), 4);
+  put_le(b, data.size(), 4);
+  put_le(b, 0, 8);  // resolution
+  put_le(b, palette.size() / 4, 4);
+  put_le(b, 0, 4);
+  b.insert(b.end(), palette.begin(), palette.end());
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
+// `indices` (`w` a row, top row first) packed as an uncompressed BMP
+// stores them at `bpp` bits: bottom row first, the leftmost pixel in the
+// high bits, each row padded to 4 bytes.
+inline Bytes bmp_rows(const Bytes& indices, std::size_t w, int bpp) {
+  const std::size_t row_bytes = (w * static_cast<std::size_t>(bpp) + 31) / 32 * 4;
+  Bytes b;
+  for (std::size_t row = indices.size() / w; row-- > 0;) {
+    Bytes packed(row_bytes, 0);
+    for (std::size_t x = 0; x < w; ++x) {
+      const std::size_t bit = x * static_cast<std::size_t>(bpp);
+      packed[bit / 8] |= static_cast<std::uint8_t>(indices[row * w + x] << (8 - bpp - bit % 8));
+    }
+    b.insert(b.end(), packed.begin(), packed.end());
+  }
+  return b;
 }
 
 }  // namespace gpuimg::test

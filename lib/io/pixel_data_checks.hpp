@@ -1,0 +1,28 @@
+#pragma once
+// Walks over pixel data, before decoding, for what a decoder would fill in
+// silently: stb_image draws whatever a GIF frame's LZW data never reaches
+// as the background, and takes a colour index past a TGA's colour map as
+// entry 0; OpenCV takes one past a BMP's palette as black, and stb_image
+// as whatever its stack held. Each walk reads the data by its decoder's
+// own rules, so it refuses exactly what that decoder would invent, and
+// throws CodecFailure with the problem alone. Where the data runs out the
+// walk stops: the decoder reports the truncation itself.
+#include <cstdint>
+#include <vector>
+
+namespace gpuimg {
+
+// The first frame's LZW data must yield every one of the frame's pixels
+// before its end code or its last sub-block. A frame smaller than the
+// screen is legal: the screen around it is the background.
+void check_gif_first_frame(const std::vector<std::uint8_t>& file);
+
+// Every index of a colour-mapped TGA, raw or run-length, names an entry of
+// its colour map.
+void check_tga_colour_indices(const std::vector<std::uint8_t>& file);
+
+// Every index of a 1-, 4- or 8-bit BMP, uncompressed, RLE4 or RLE8, names
+// an entry of its palette, as long as the build's decoder reads it.
+void check_bmp_palette_indices(const std::vector<std::uint8_t>& file);
+
+}  // namespace gpuimg
