@@ -112,12 +112,14 @@ std::string label(const OpRecord& rec) {
 }
 
 // One image shape's buffers: `sets` inputs, all holding the same random
-// bytes, and as many outputs, so consecutive runs rotate past the L2.
+// bytes, and as many outputs (of out_bytes, the largest any stage writes),
+// so consecutive runs rotate past the L2.
 class Frames {
  public:
-  Frames(const BenchShape& sh, std::size_t scratch, cudaStream_t s) : sh_(sh), s_(s) {
+  Frames(const BenchShape& sh, std::size_t scratch, std::size_t out_bytes, cudaStream_t s) : sh_(sh), s_(s) {
     bytes_ = std::size_t(sh.width) * sh.height * sh.channels * sh.bytes_per_sample;
-    sets_ = static_cast<int>(std::max<std::size_t>(2, (400u << 20) / (2 * bytes_)));
+    out_bytes_ = std::max(out_bytes, bytes_);
+    sets_ = static_cast<int>(std::max<std::size_t>(2, (400u << 20) / (bytes_ + out_bytes_)));
     std::vector<unsigned char> host(bytes_);
     std::mt19937 rng(1);
     for (auto& b : host) b = static_cast<unsigned char>(rng());
@@ -125,7 +127,7 @@ class Frames {
     dst_.assign(sets_, nullptr);
     for (int i = 0; i < sets_; ++i) {
       check(cudaMalloc(&src_[i], bytes_), "cudaMalloc");
-      check(cudaMalloc(&dst_[i], bytes_), "cudaMalloc");
+      check(cudaMalloc(&dst_[i], out_bytes_), "cudaMalloc");
       check(cudaMemcpy(src_[i], host.data(), bytes_, cudaMemcpyHostToDevice), "upload");
     }
     check(cudaMalloc(&scratch_, scratch), "cudaMalloc");
@@ -139,9 +141,10 @@ class Frames {
   Frames& operator=(const Frames&) = delete;
 
   std::size_t bytes() const { return bytes_; }
-  // Run i's input and output, for a stage with this word table.
-  CudaStage stage(int i, const OpRecord& rec, const std::uint32_t* word_table = nullptr) const {
-    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table, nullptr, nullptr};
+  // Run i's input and output, for a stage with this word table and data.
+  CudaStage stage(int i, const OpRecord& rec, const std::uint32_t* word_table = nullptr,
+                  const std::int32_t* data = nullptr, const std::int32_t* host_data = nullptr) const {
+    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table, data, host_data};
   }
   void copy(int i) const {
     check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");
@@ -152,7 +155,7 @@ class Frames {
  private:
   BenchShape sh_;
   cudaStream_t s_;
-  std::size_t bytes_ = 0;
+  std::size_t bytes_ = 0, out_bytes_ = 0;
   int sets_ = 0;
   std::vector<void*> src_, dst_;
   void* scratch_ = nullptr;
@@ -206,7 +209,8 @@ class NppRows {
 
   void next_shape() { blur_radius_ = 0; }
 
-  void measure(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f) {
+  void measure(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f,
+               const CudaStage& gpuimg_stage) {
     if (!NppPeers::function(rec, sh.channels, sh.bytes_per_sample)) return;
     const std::string op = label(rec);
     if (rec.id == OpId::Blur && blur_radius_ > 0) {
@@ -220,11 +224,15 @@ class NppRows {
         return;
       }
     }
-    const auto reference = download(f.output(), f.bytes());
-    check(cudaMemset(f.output(), 0, f.bytes()), "cudaMemset");
+    const std::size_t out_bytes = rec.out.byte_size();
+    const auto reference = download(f.output(), out_bytes);
+    check(cudaMemset(f.output(), 0, out_bytes), "cudaMemset");
     NppStatus status = NPP_NO_ERROR;
     const double ms = timer.median_ms(most, [&](int i) {
-      const NppStatus st = npp_.run(rec, f.stage(i, rec));
+      CudaStage stage = f.stage(i, rec);
+      stage.data = gpuimg_stage.data;
+      stage.host_data = gpuimg_stage.host_data;
+      const NppStatus st = npp_.run(rec, stage);
       if (st != NPP_NO_ERROR && status == NPP_NO_ERROR) status = st;
     });
     if (status < 0) {
@@ -237,7 +245,7 @@ class NppRows {
     }
     const std::string warning = status > 0 ? "NPP warning " + std::to_string(status) + "; " : "";
     row(op, size_name(sh), sh.name, "npp", f.bytes(), format_ms(ms),
-        warning + compare(reference, download(f.output(), f.bytes()), sh.bytes_per_sample));
+        warning + compare(reference, download(f.output(), out_bytes), sh.bytes_per_sample));
   }
 
  private:
@@ -266,6 +274,8 @@ int bench(int most) {
                       parse_stage("rotate", {"90"}), parse_stage("rotate", {"180"}), parse_stage("transpose", {}),
                       parse_stage("crop", {"1x1"})};
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
+  for (const char* size : {"50%", "200%"})
+    for (const char* filter : Resize::filters) records.push_back(parse_stage("resize", {std::string(size) + ":" + filter}));
 
   cudaStream_t s;
   check(cudaStreamCreate(&s), "cudaStreamCreate");
@@ -287,7 +297,9 @@ int bench(int most) {
         rec = parse_stage("crop", {std::to_string(sh.width * 3 / 4) + "x" + std::to_string(sh.height * 3 / 4)});
       planned.push_back(plan_pipeline({rec}, input).front());
     }
-    const Frames f(sh, scratch_bytes(planned), s);
+    std::size_t out_bytes = 0;
+    for (const OpRecord& rec : planned) out_bytes = std::max<std::size_t>(out_bytes, rec.out.byte_size());
+    const Frames f(sh, scratch_bytes(planned), out_bytes, s);
     const std::string size = size_name(sh);
     const double copy = timer.median_ms(most, [&](int i) { f.copy(i); });
     row("copy", size, sh.name, "cudaMemcpy", f.bytes(), format_ms(copy), "");
@@ -300,12 +312,23 @@ int bench(int most) {
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
             "upload word table");
       const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
-      const double ms = timer.median_ms(
-          most, [&](int i) { check(launch_stage(rec, 0, f.stage(i, rec, stage_table), d_op), "gpuimg launch"); });
-      row(label(rec), size, sh.name, "gpuimg", f.bytes(), format_ms(ms), "");
+      const std::vector<std::int32_t> data = stage_data(rec);
+      std::int32_t* d_data = nullptr;
+      if (!data.empty()) {
+        check(cudaMalloc(&d_data, sizeof(std::int32_t) * data.size()), "cudaMalloc");
+        check(cudaMemcpy(d_data, data.data(), sizeof(std::int32_t) * data.size(), cudaMemcpyHostToDevice),
+              "upload stage data");
+      }
+      const std::int32_t* host_data = data.empty() ? nullptr : data.data();
+      const double ms = timer.median_ms(most, [&](int i) {
+        check(launch_stage(rec, 0, f.stage(i, rec, stage_table, d_data, host_data), d_op), "gpuimg launch");
+      });
+      // Half of what the stage reads and writes: the table's GB/s counts 2x.
+      row(label(rec), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
 #if GPUIMG_BENCH_NPP
-      npp.measure(timer, most, rec, sh, f);
+      npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
 #endif
+      check(cudaFree(d_data), "cudaFree");
     }
   }
   check(cudaFree(d_op), "cudaFree");

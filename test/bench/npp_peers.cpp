@@ -6,7 +6,10 @@
 
 #include <nppcore.h>
 #include <nppi_arithmetic_and_logical_operations.h>
+#include <nppi_color_conversion.h>
+#include <nppi_data_exchange_and_initialization.h>
 #include <nppi_filtering_functions.h>
+#include <nppi_geometry_transforms.h>
 
 namespace gpuimg {
 
@@ -20,6 +23,19 @@ void check(cudaError_t e, const char* what) {
 // filter with divisor 1 does the same work. Symmetric, so NPP's reversed
 // coefficient order does not matter.
 constexpr Npp32s kSharpen[9] = {0, -1, 0, -1, 5, -1, 0, -1, 0};
+
+// NPP's nearest equivalent of a resize's filter; -1 where it has none.
+// NPPI_INTER_SUPER averages like box, but only when shrinking.
+int resize_interpolation(const OpRecord& rec) {
+  switch (Resize::filter(rec.get<Resize>())) {
+    case ResizeFilter::nearest: return NPPI_INTER_NN;
+    case ResizeFilter::box: return rec.out.width < rec.in.width ? NPPI_INTER_SUPER : -1;
+    case ResizeFilter::linear: return NPPI_INTER_LINEAR;
+    case ResizeFilter::cubic: return NPPI_INTER_CUBIC;
+    case ResizeFilter::lanczos3: return NPPI_INTER_LANCZOS;
+  }
+  return -1;
+}
 
 bool is_rgb8(int channels, int bytes) { return channels == 3 && bytes == 1; }
 bool is_gray16(int channels, int bytes) { return channels == 1 && bytes == 2; }
@@ -64,6 +80,21 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Blur:
       return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
+    case OpId::Flip:
+    case OpId::Flop:
+      return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
+    case OpId::Rotate:
+      if (rec.get<Rotate>().quarter_turns != 2) return nullptr;  // NPP turns by any angle, resampling
+      return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
+    case OpId::Transpose:
+      return rgb8 ? "nppiTranspose_8u_C3R_Ctx" : gray16 ? "nppiTranspose_16u_C1R_Ctx" : nullptr;
+    case OpId::Grayscale:
+      return rgb8 ? "nppiRGBToGray_8u_C3C1R_Ctx" : nullptr;
+    case OpId::Crop:
+      return rgb8 ? "nppiCopy_8u_C3R_Ctx" : gray16 ? "nppiCopy_16u_C1R_Ctx" : nullptr;
+    case OpId::Resize:
+      if (resize_interpolation(rec) < 0) return nullptr;
+      return rgb8 ? "nppiResize_8u_C3R_Ctx" : gray16 ? "nppiResize_16u_C1R_Ctx" : nullptr;
     default:
       return nullptr;
   }
@@ -99,6 +130,38 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
                                                    NPP_BORDER_REPLICATE, ctx_)
                   : nppiFilterBoxBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, mask, anchor,
                                                     NPP_BORDER_REPLICATE, ctx_);
+    }
+    case OpId::Flip:
+    case OpId::Flop:
+    case OpId::Rotate: {
+      const NppiAxis axis = rec.id == OpId::Flip ? NPP_HORIZONTAL_AXIS
+                            : rec.id == OpId::Flop ? NPP_VERTICAL_AXIS
+                                                   : NPP_BOTH_AXIS;
+      return rgb8 ? nppiMirror_8u_C3R_Ctx(src8, step, dst8, step, size, axis, ctx_)
+                  : nppiMirror_16u_C1R_Ctx(src16, step, dst16, step, size, axis, ctx_);
+    }
+    case OpId::Transpose: {
+      const int out_step = s.out.width * s.out.channels * s.out.bytes;
+      return rgb8 ? nppiTranspose_8u_C3R_Ctx(src8, step, dst8, out_step, size, ctx_)
+                  : nppiTranspose_16u_C1R_Ctx(src16, step, dst16, out_step, size, ctx_);
+    }
+    case OpId::Grayscale:
+      return nppiRGBToGray_8u_C3C1R_Ctx(src8, step, dst8, s.out.width, size, ctx_);
+    case OpId::Crop: {
+      const Geometry& g = rec.get<Crop>().region;  // planned: inside the image
+      const NppiSize region{g.width, g.height};
+      const std::size_t at = (std::size_t(g.y) * s.in.width + g.x) * s.in.channels;
+      const int out_step = g.width * s.in.channels * s.in.bytes;
+      return rgb8 ? nppiCopy_8u_C3R_Ctx(src8 + at, step, dst8, out_step, region, ctx_)
+                  : nppiCopy_16u_C1R_Ctx(src16 + at, step, dst16, out_step, region, ctx_);
+    }
+    case OpId::Resize: {
+      const NppiSize out{s.out.width, s.out.height};
+      const NppiRect in_rect{0, 0, s.in.width, s.in.height}, out_rect{0, 0, s.out.width, s.out.height};
+      const int out_step = s.out.width * s.out.channels * s.out.bytes;
+      const int mode = resize_interpolation(rec);
+      return rgb8 ? nppiResize_8u_C3R_Ctx(src8, step, size, in_rect, dst8, out_step, out, out_rect, mode, ctx_)
+                  : nppiResize_16u_C1R_Ctx(src16, step, size, in_rect, dst16, out_step, out, out_rect, mode, ctx_);
     }
     default:
       break;
