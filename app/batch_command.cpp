@@ -283,7 +283,7 @@ int execute(const BatchCommand& cmd) {
     console.summary(false);
     return static_cast<int>(ExitCode::device);
   }
-  const int signo = stop_signal();
+  const int signo = end_recording_stop_signals();
   console.summary(signo != 0);
   if (signo != 0) return 128 + signo;
   return console.counts().failed > 0 ? static_cast<int>(ExitCode::failure) : static_cast<int>(ExitCode::ok);

@@ -60,4 +60,9 @@ void record_stop_signals() { g_record_only = true; }
 
 int stop_signal() { return g_recorded; }
 
+int end_recording_stop_signals() {
+  g_record_only = false;
+  return g_recorded;
+}
+
 }  // namespace gpuimg

@@ -25,4 +25,11 @@ void record_stop_signals();
 // The signal recorded since record_stop_signals(), or 0.
 int stop_signal();
 
+// The batch's end: signals end the process again, as take_stop_signals()
+// has it, and the signal recorded until now is returned (or 0). A signal
+// sent during the batch's last write but taken only after its last check
+// would otherwise be lost, and the batch exit 0; now it either was
+// recorded or ends the process.
+int end_recording_stop_signals();
+
 }  // namespace gpuimg

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ struct BadCase {
   std::vector<const char*> args;
   const char* message;  // must appear in the one line on stderr
 };
+
+// The arguments, so that gtest lists a case by what it runs, not by its bytes.
+void PrintTo(const BadCase& c, std::ostream* os) {
+  for (const char* a : c.args) *os << "'" << a << "' ";
+}
 
 class CliParseRejects : public testing::TestWithParam<BadCase> {};
 

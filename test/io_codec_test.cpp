@@ -136,6 +136,34 @@ Image gradient_image(int w, int h, int c, Depth d) {
   return img;
 }
 
+// A BMP whose header height is negative stores its rows top down; both
+// of its decoders (OpenCV, or stb in a build without it) read it upright.
+TEST(BmpDecode, TopDownRowsComeOutUpright) {
+  const int w = 2, h = 3;
+  std::vector<std::uint8_t> f = {'B', 'M'};
+  const auto le = [&](std::uint32_t v, int n) {
+    for (int i = 0; i < n; ++i) f.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  };
+  const std::uint32_t row = 8;  // 2 pixels of 3 bytes, padded to 4
+  le(54 + row * h, 4), le(0, 4), le(54, 4);
+  le(40, 4), le(w, 4), le(static_cast<std::uint32_t>(-h), 4), le(1, 2), le(24, 2), le(0, 4), le(row * h, 4);
+  le(2835, 4), le(2835, 4), le(0, 4), le(0, 4);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) f.insert(f.end(), {std::uint8_t(10 * y + x), 0, std::uint8_t(100 + y)});  // B, G, R
+    f.insert(f.end(), {0, 0});
+  }
+  const Image img = decode_image_bytes("top-down.bmp", f);
+  ASSERT_EQ(img.width, w);
+  ASSERT_EQ(img.height, h);
+  ASSERT_EQ(img.channels, 3);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::uint8_t* px = img.data.data() + (y * w + x) * 3;
+      EXPECT_EQ(px[0], 100 + y) << x << "," << y;  // R: the file's first row is the top
+      EXPECT_EQ(px[2], 10 * y + x) << x << "," << y;
+    }
+}
+
 TEST(JpegRoundTrip, KeepsSizeAndChannelsWithPixelsClose) {
   const int channels_out[] = {1, 1, 3, 3};  // libjpeg in both builds
   TempDir dir;

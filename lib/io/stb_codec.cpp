@@ -4,6 +4,7 @@
 // are our choice.
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -106,6 +107,10 @@ void append(void* context, void* data, int size) {
   }
 }
 
+// stbi_info gives a top-down BMP's height as the header has it, negative;
+// stb's decoder takes its absolute value. INT_MIN has none: 0, refused.
+int rows_of(int info_height) { return info_height == INT_MIN ? 0 : std::abs(info_height); }
+
 }  // namespace
 
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels) {
@@ -117,6 +122,8 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
     Source info{&file};
     if (!stbi_info_from_callbacks(&kCallbacks, &info, &width, &height, &channels)) fail_decode(format);
   }
+  height = rows_of(height);
+  if (width <= 0 || height <= 0) fail_decode(format);
   check_pixel_limit({static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height)}, max_pixels);
 
   const bool wide = is_16bit(file);
@@ -137,6 +144,7 @@ std::optional<ImageShape> stb_shape(const Bytes& file) {
   int width = 0, height = 0, channels = 0;
   Source source{&file};
   const bool known = stbi_info_from_callbacks(&kCallbacks, &source, &width, &height, &channels);
+  height = rows_of(height);
   if (!known || width <= 0 || height <= 0 || channels < 1 || channels > 4) return std::nullopt;
   return ImageShape{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height), channels,
                     is_16bit(file) ? Depth::U16 : Depth::U8};
