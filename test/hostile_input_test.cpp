@@ -371,6 +371,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair{"signed_tiff_tags", std::function<void(const std::string&)>([](const std::string& p) {
                     write_bytes(p, gray_tiff({{256, 9, 16000}, {257, 8, 16000}}, 2, 2, Bytes(4)));
                   })},
+        std::pair{"tiff_deflate_claiming_8000x8000", std::function<void(const std::string&)>([](const std::string& p) {
+                    write_bytes(p, tiff_claiming(8000, 8, 100));
+                  })},
         std::pair{"png_text_claiming_2_30", std::function<void(const std::string&)>([](const std::string& p) {
                     Bytes png = png_header(1, 1);
                     put_png_chunk(png, "tEXt", {'a', 0, 'b'}, std::int64_t{1} << 30);
