@@ -182,6 +182,16 @@ TEST(TiffRead, PaletteWithoutAFullColourMapIsRefused) {
   EXPECT_NE(message.find("Colormap"), std::string::npos) << message;
 }
 
+// libtiff gives 16-bit samples in the host's order whatever the file's.
+TEST(TiffRead, BigEndianAndBigTiff) {
+  const Image img = random_image(19, 6, 4, Depth::U16, 8);
+  for (const char* mode : {"wb", "w8", "wb8"}) {
+    EXPECT_EQ(decode_image_bytes("t.tif", test::tiff_bytes({{spec_for(img), test::tiff_planes(img, false)}}, mode)).data,
+              img.data)
+        << mode;
+  }
+}
+
 TEST(TiffRead, FirstPageOnly) {
   const Image first = random_image(5, 3, 3, Depth::U8, 1), second = random_image(7, 2, 1, Depth::U16, 2);
   const Bytes file = test::tiff_bytes(

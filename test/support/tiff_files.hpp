@@ -135,10 +135,11 @@ inline bool write_page(TIFF* tif, const TiffSpec& spec, const std::vector<Bytes>
   return ok && TIFFWriteDirectory(tif);
 }
 
-// A little-endian TIFF of these pages, in this order.
-inline Bytes tiff_bytes(const std::vector<TiffPage>& pages) {
+// A TIFF of these pages, in this order; little-endian unless `mode` says
+// otherwise (libtiff's: "wb" big-endian, "w8" BigTIFF).
+inline Bytes tiff_bytes(const std::vector<TiffPage>& pages, const char* mode = "wl") {
   detail::MemoryTiff out;
-  TIFF* tif = TIFFClientOpen("test", "wl", &out, detail::tiff_read, detail::tiff_write, detail::tiff_seek, detail::tiff_close,
+  TIFF* tif = TIFFClientOpen("test", mode, &out, detail::tiff_read, detail::tiff_write, detail::tiff_seek, detail::tiff_close,
                              detail::tiff_size, nullptr, nullptr);
   if (!tif) throw std::runtime_error("libtiff could not start a file");
   bool ok = true;
