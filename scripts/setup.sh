@@ -7,7 +7,7 @@
 # so named here) and llvm-symbolizer, for file and line in their reports.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
 if [ "${1:-}" = --sanitizers ]; then
   packages+=(clang libclang-rt-14-dev llvm-14)
 fi

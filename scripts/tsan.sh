@@ -2,17 +2,17 @@
 # ThreadSanitizer over the tests that run threads: the CPU backend's bands
 # (ops, blur, pipelines), the PNG writer's workers, the batch's workers,
 # lanes, queues and signal handling, the signal thread that removes
-# temporary files, and the CLI runs that start CUDA's probe beside
-# decoding. A CPU-only clang build of its own (build-tsan/); prints a
-# summary, fails on any report or failed test. .ci/run runs it last (3 to 5
-# minutes on 2 cores, the build included).
+# temporary files, the CLI runs that start CUDA's probe beside decoding,
+# and TIFF decodes in several threads at once. A CPU-only clang build of
+# its own (build-tsan/); prints a summary, fails on any report or failed
+# test. .ci/run runs it last (3 to 5 minutes on 2 cores, the build included).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 source scripts/sanitizer_build.sh
 build="build-tsan"
 logs=$build/logs
 threaded='^(ParallelBands|Batch[A-Za-z]*|CliBatch[A-Za-z]*|CliRun|CliDevice|OpOracle|Blur|Sharpen|Pipeline'
-threaded+='|PngEncoder|PngLevel|CompareMetrics|CompareOracle|GoldenCli|OutputTemporaries)[./]'
+threaded+='|PngEncoder|PngLevel|CompareMetrics|CompareOracle|GoldenCli|OutputTemporaries|TiffThreads)[./]'
 scripts/setup.sh --sanitizers || exit 1
 rm -rf "$logs"
 mkdir -p "$logs"

@@ -127,7 +127,7 @@ TEST(HostileInput, DuplicatedTiffSizeTagsCountTheFirstAsLibtiffDoes) {
   save(dir.file("dup.tif"), gray_tiff({{256, 4, 30000}, {257, 4, 30000}, {256, 4, 2}, {257, 4, 2}}, 2, 2, pixels));
   EXPECT_EQ(read_error(dir.file("dup.tif")),
             dir.file("dup.tif") + ": image is 30000x30000 (900000000 pixels), over the limit of 268435456 set by --max-pixels");
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_TIFF
   // And the decoder agrees: the first pair is the image.
   save(dir.file("agree.tif"), gray_tiff({{256, 3, 2}, {257, 3, 2}, {256, 3, 3}, {257, 3, 3}}, 2, 2, pixels));
   const InputFile input = read_input(dir.file("agree.tif"));
@@ -152,10 +152,10 @@ TEST(HostileInput, SignedTiffSizeTagsAreReadBeforeDecoding) {
     ASSERT_TRUE(input.shape) << "type " << type;
     EXPECT_EQ(input.shape->width, 2u) << "type " << type;
   }
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_TIFF
   EXPECT_EQ(read_image(dir.file("t.tif")).data, (Bytes{1, 2, 3, 4}));
   // A negative size: libtiff refuses the directory, and so the file is
-  // refused before OpenCV sees it.
+  // refused before libtiff sees it.
   save(dir.file("neg.tif"), gray_tiff({{256, 8, 0xfffe}, {257, 3, 2}}, 2, 2, {1, 2, 3, 4}));
   EXPECT_EQ(read_error(dir.file("neg.tif")), dir.file("neg.tif") + ": corrupt or truncated TIFF (no image size in its header)");
 #endif
@@ -247,8 +247,9 @@ TEST(HostileInput, BmpHeaderClaimingAHugeImageIsRefusedBeforeDecoding) {
             dir.file("h.bmp") + ": truncated BMP (a 16384x16384 image needs at least 805306368 bytes; the file has 154)");
 }
 
-// OpenCV decodes a TIFF through a buffer of one tile or strip beside the
-// image: a 1x1 image in one huge tile or strip is refused from its tags.
+// A TIFF is decoded through a buffer of one tile or strip beside the image
+// (OpenCV's, before libtiff read TIFF directly, as large as RowsPerStrip
+// said): a 1x1 image in one huge tile or strip is refused from its tags.
 TEST(HostileInput, TiffTileOrStripFarLargerThanItsImageIsRefused) {
   TempDir dir;
   save(dir.file("strip.tif"), gray_tiff({{256, 4, 1}, {257, 4, 1}, {278, 4, 1u << 23}}, 1, 1, {7}));
@@ -257,7 +258,7 @@ TEST(HostileInput, TiffTileOrStripFarLargerThanItsImageIsRefused) {
   save(dir.file("tile.tif"), gray_tiff({{256, 4, 1}, {257, 4, 1}, {322, 4, 16384}, {323, 4, 16368}}, 1, 1, {7}));
   EXPECT_EQ(read_error(dir.file("tile.tif")),
             dir.file("tile.tif") + ": TIFF decoded in blocks of 16384x16368 pixels, larger than its 1x1 image and than 2^22 pixels");
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_TIFF
   // One strip, whatever RowsPerStrip past the height says, decodes.
   for (const std::uint32_t rows : {2u, 5u, 0xffffffffu}) {
     save(dir.file("ok.tif"), gray_tiff({{256, 4, 2}, {257, 4, 2}, {278, 4, rows}}, 2, 2, {1, 2, 3, 4}));
@@ -361,6 +362,9 @@ INSTANTIATE_TEST_SUITE_P(
                   })},
         std::pair{"signed_tiff_tags", std::function<void(const std::string&)>([](const std::string& p) {
                     write_bytes(p, gray_tiff({{256, 9, 16000}, {257, 8, 16000}}, 2, 2, Bytes(4)));
+                  })},
+        std::pair{"tiff_deflate_claiming_8000x8000", std::function<void(const std::string&)>([](const std::string& p) {
+                    write_bytes(p, tiff_claiming(8000, 8, 100));
                   })},
         std::pair{"png_text_claiming_2_30", std::function<void(const std::string&)>([](const std::string& p) {
                     Bytes png = png_header(1, 1);

@@ -45,9 +45,11 @@ const std::vector<Holds>& lossless_formats() {
   static const std::vector<Holds> formats = {
       {"png", {1, 2, 3, 4}, true},
       {"tga", {1, 2, 3, 4}, false},
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_OPENCV && GPUIMG_WITH_TIFF
       {"tif", {1, 4, 3, 4}, true},
       {"tiff", {1, 4, 3, 4}, true},
+#endif
+#if GPUIMG_WITH_OPENCV
       {"webp", {3, 4, 3, 4}, false},
       {"bmp", {1, 1, 3, 3}, false},
       {"pgm", {1, 1, 1, 1}, true},
@@ -358,11 +360,15 @@ TEST(WriteImage, ReplacesAnExistingFile) {
 TEST(Extensions, ListWhatThisBuildWrites) {
 #if GPUIMG_WITH_OPENCV
   const std::vector<std::string> writable = {"png", "jpg", "jpeg", "tif", "tiff", "webp", "bmp", "pgm", "ppm", "pnm", "tga"};
-  const std::vector<std::string> readable = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm",
-                                             "tga", "psd", "gif", "tif", "tiff", "webp"};
 #else
   const std::vector<std::string> writable = {"png", "jpg", "jpeg", "bmp", "tga"};
-  const std::vector<std::string> readable = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm", "tga", "psd", "gif"};
+#endif
+  std::vector<std::string> readable = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm", "tga", "psd", "gif"};
+#if GPUIMG_WITH_TIFF
+  readable.insert(readable.end(), {"tif", "tiff"});
+#endif
+#if GPUIMG_WITH_OPENCV
+  readable.push_back("webp");
 #endif
   EXPECT_EQ(writable_extensions(), writable);
   EXPECT_EQ(readable_extensions(), readable);
@@ -373,6 +379,9 @@ TEST(Versions, NameEveryCodecLibrary) {
   EXPECT_EQ(v.rfind("libpng 1.6.", 0), 0u) << v;
   EXPECT_NE(v.find(", libjpeg-turbo 2."), std::string::npos) << v;
   EXPECT_NE(v.find("stb_image 2.27"), std::string::npos) << v;
+#if GPUIMG_WITH_TIFF
+  EXPECT_NE(v.find(", libtiff 4."), std::string::npos) << v;
+#endif
 #if GPUIMG_WITH_OPENCV
   EXPECT_NE(v.find(", OpenCV 4."), std::string::npos) << v;
 #endif

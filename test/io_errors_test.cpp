@@ -22,6 +22,7 @@
 #include "error_text.hpp"
 #include "fifo_feeder.hpp"
 #include "random_image.hpp"
+#include "round_trip_extensions.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -316,10 +317,10 @@ constexpr std::uint64_t kSlack = std::uint64_t{64} << 20;
 // before the rest: nothing gives its size until all of it is read.
 Bytes tiff_with_a_far_ifd() { return {'I', 'I', 42, 0, 0x00, 0x00, 0x02, 0x00}; }
 
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_TIFF
 const char* const kNoTiffSize = ": corrupt or truncated TIFF (no image size in its header)";
 #else
-const char* const kNoTiffSize = ": TIFF needs a build with OpenCV";
+const char* const kNoTiffSize = ": TIFF needs a build with libtiff";
 #endif
 
 // Sparse files: their size is metadata, no disk is used.
@@ -414,7 +415,7 @@ TEST(ReadErrors, PngWiderThanLibpngsDefaultLimitStillReads) {
 TEST(ReadErrors, MaxPixelsBelowARealImageInEveryFormat) {
   TempDir dir;
   const Image img = random_image(33, 17, 3, Depth::U8, 12);
-  for (const std::string& ext : writable_extensions()) {
+  for (const std::string& ext : test::round_trip_extensions()) {
     SCOPED_TRACE(ext);
     const std::string path = dir.file("img." + ext);
     write_image(path, img);
@@ -444,21 +445,48 @@ TEST(ReadErrors, HugeGifAndTgaHeadersAreRefused) {
 #if GPUIMG_WITH_OPENCV
 // Our limit raised past OpenCV's own (2^30 pixels): OpenCV throws, and the
 // message must still be one clean line.
-// A TIFF, whose compression has no least size counted, so the small file
-// reaches OpenCV.
+// A run-length BMP, whose compression has no least size counted, so the
+// small file reaches OpenCV.
 TEST(ReadErrors, OpenCvsOwnPixelLimitGivesACleanMessage) {
   TempDir dir;
-  save(dir.file("huge.tif"), gray_tiff({{256, 4, 65536}, {257, 4, 65536}}, 2, 2, Bytes(4)));
-  const std::string message = read_error(dir.file("huge.tif"), ReadOptions{std::uint64_t{1} << 40});
-  EXPECT_EQ(message.rfind(dir.file("huge.tif") + ": cannot decode TIFF (OpenCV: ", 0), 0u) << message;
+  Bytes bmp = {'B', 'M'};
+  put_le(bmp, 14 + 40 + 1024 + 2, 4);
+  put_le(bmp, 0, 4);
+  put_le(bmp, 14 + 40 + 1024, 4);  // the pixels, after a 256-entry palette
+  for (const std::uint64_t v : {40, 65536, 65536}) put_le(bmp, v, 4);
+  put_le(bmp, 1, 2);
+  put_le(bmp, 8, 2);
+  for (const std::uint64_t v : {1, 2, 0, 0, 256, 0}) put_le(bmp, v, 4);  // RLE8, 2 bytes of it
+  bmp.resize(bmp.size() + 1024, 0);
+  bmp.insert(bmp.end(), {0, 1});  // end of bitmap
+  save(dir.file("huge.bmp"), bmp);
+  const std::string message = read_error(dir.file("huge.bmp"), ReadOptions{std::uint64_t{1} << 40});
+  EXPECT_EQ(message.rfind(dir.file("huge.bmp") + ": cannot decode BMP (OpenCV: ", 0), 0u) << message;
 }
 #else
-TEST(ReadErrors, TiffAndWebpNeedOpenCv) {
+TEST(ReadErrors, WebpNeedsOpenCv) {
+  TempDir dir;
+  save(dir.file("a.webp"), {'R', 'I', 'F', 'F', 4, 0, 0, 0, 'W', 'E', 'B', 'P'});
+  EXPECT_EQ(read_error(dir.file("a.webp")), dir.file("a.webp") + ": WebP needs a build with OpenCV");
+}
+#endif
+
+#if GPUIMG_WITH_TIFF
+// The same small TIFF, past OpenCV's limit and within ours, is refused
+// before anything is allocated: its one strip of 4 bytes cannot hold
+// 65536x65536 pixels.
+TEST(ReadErrors, TinyTiffClaimingAHugeImageIsRefusedBeforeDecoding) {
+  TempDir dir;
+  save(dir.file("huge.tif"), gray_tiff({{256, 4, 65536}, {257, 4, 65536}}, 2, 2, Bytes(4)));
+  // libtiff cuts one uncompressed strip into many: the first holds the 4 bytes.
+  EXPECT_THAT(read_error(dir.file("huge.tif"), ReadOptions{std::uint64_t{1} << 40}),
+              testing::StartsWith(dir.file("huge.tif") + ": truncated TIFF (strip 0 has 4 bytes; its "));
+}
+#else
+TEST(ReadErrors, TiffNeedsLibtiff) {
   TempDir dir;
   save(dir.file("a.tif"), {'I', 'I', 42, 0, 8, 0, 0, 0, 0, 0});
-  save(dir.file("a.webp"), {'R', 'I', 'F', 'F', 4, 0, 0, 0, 'W', 'E', 'B', 'P'});
-  EXPECT_EQ(read_error(dir.file("a.tif")), dir.file("a.tif") + ": TIFF needs a build with OpenCV");
-  EXPECT_EQ(read_error(dir.file("a.webp")), dir.file("a.webp") + ": WebP needs a build with OpenCV");
+  EXPECT_EQ(read_error(dir.file("a.tif")), dir.file("a.tif") + ": TIFF needs a build with libtiff");
 }
 #endif
 

@@ -26,6 +26,11 @@ struct CodecFailure : std::runtime_error {
 // Throws CodecFailure("image is WxH (N pixels), over the limit of M set by --max-pixels").
 void check_pixel_limit(Dims dims, std::uint64_t max_pixels);
 
+// A TIFF is decoded a tile or strip at a time, through a buffer beside the
+// image: throws CodecFailure where one `block` is larger than both `image`
+// and 2^22 pixels.
+void check_tiff_block_size(Dims block, Dims image);
+
 // png_codec.cpp: libpng, in every build. (Writing: png_encoder.hpp.)
 Image decode_png(const Bytes& file, std::uint64_t max_pixels);
 std::string libpng_version();
@@ -53,9 +58,17 @@ std::optional<ImageShape> stb_shape(const Bytes& file);
 Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 
+#if GPUIMG_WITH_TIFF
+// tiff_codec.cpp: libtiff, reading only (OpenCV writes TIFF). The first
+// page's gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
+// and RGB with alpha; refuses a strip or tile that does not decode whole.
+Image decode_tiff(const Bytes& file, std::uint64_t max_pixels);
+std::string libtiff_version();
+#endif
+
 #if GPUIMG_WITH_OPENCV
-// opencv_codec.cpp: TIFF, WebP, BMP and PNM. Checks no pixel limit: the
-// caller does that from header_dims() before decoding.
+// opencv_codec.cpp: WebP, BMP and PNM, and writing TIFF. Checks no pixel
+// limit: the caller does that from header_dims() before decoding.
 Image decode_with_opencv(const Bytes& file, Format format);
 Bytes encode_with_opencv(const Image& img, Format format);
 std::string opencv_version();

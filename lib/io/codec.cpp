@@ -40,15 +40,23 @@ const OutputFormat& output_format_or_throw(const std::string& path) {
 
 // OpenCV decodes with its own limit (2^30 pixels) and no way to pass ours,
 // so its formats are decoded only once their header has given the size
-// OpenCV will read; with none, they are refused unread.
+// OpenCV will read; with none, they are refused unread. So is a TIFF: the
+// probe reads its first directory as libtiff does, so a size it cannot
+// read is one libtiff refuses too, and this says why more plainly.
 #if GPUIMG_WITH_OPENCV
 constexpr bool kOpenCvDecodes = true;
 #else
 constexpr bool kOpenCvDecodes = false;
 #endif
+#if GPUIMG_WITH_TIFF
+constexpr bool kLibtiffDecodes = true;
+#else
+constexpr bool kLibtiffDecodes = false;
+#endif
 
 bool checks_size_itself(Format format) {
-  const bool opencv_format = format == Format::bmp || format == Format::pnm || format == Format::tiff || format == Format::webp;
+  if (format == Format::tiff) return !kLibtiffDecodes;
+  const bool opencv_format = format == Format::bmp || format == Format::pnm || format == Format::webp;
   return !(kOpenCvDecodes && opencv_format);
 }
 
@@ -69,19 +77,15 @@ void check_jpeg_layout(const JpegLayout& jpeg) {
   }
 }
 
-// OpenCV allocates a TIFF's tile or strip (up to 1 GiB) beside the image, so
-// a 1-pixel image in one huge tile cost 1.1 GB. A block may be as large as
-// the image, or 2^22 pixels, never more.
+// A TIFF's tile or strip is decoded into a buffer beside the image (OpenCV,
+// which decoded TIFF before, allocated up to 1 GiB for one, so a 1-pixel
+// image in one huge tile cost 1.1 GB). A block may be as large as the
+// image, or 2^22 pixels, never more. Checked from the header before the
+// file is decoded, and by the decoder on the blocks libtiff reports.
 constexpr std::uint64_t kMaxTiffBlockPixels = std::uint64_t{1} << 22;
 
 void check_tiff_blocks(const Bytes& file, const ImageShape& shape) {
-  const Dims block = detail::tiff_block_dims(file, {shape.width, shape.height});
-  std::uint64_t pixels = 0;
-  const bool overflow = __builtin_mul_overflow(block.width, block.height, &pixels);
-  if (!overflow && pixels <= std::max(shape.width * shape.height, kMaxTiffBlockPixels)) return;
-  throw CodecFailure("TIFF decoded in blocks of " + std::to_string(block.width) + "x" + std::to_string(block.height) +
-                     " pixels, larger than its " + std::to_string(shape.width) + "x" + std::to_string(shape.height) +
-                     " image and than 2^22 pixels");
+  check_tiff_block_size(detail::tiff_block_dims(file, {shape.width, shape.height}), {shape.width, shape.height});
 }
 
 Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
@@ -91,16 +95,19 @@ Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
     case Format::psd: return decode_psd(file, max_pixels);
     case Format::gif: check_gif_first_frame(file); return decode_with_stb(file, format, max_pixels);
     case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);
+#if GPUIMG_WITH_TIFF
+    case Format::tiff: return decode_tiff(file, max_pixels);
+#else
+    case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
+#endif
 #if GPUIMG_WITH_OPENCV
     case Format::bmp: check_bmp_palette_indices(file); return decode_with_opencv(file, format);
     case Format::pnm:
-    case Format::tiff:
     case Format::webp: return decode_with_opencv(file, format);
 #else
     case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
-    case Format::tiff:
-    case Format::webp: throw CodecFailure(std::string(format_name(format)) + " needs a build with OpenCV");
+    case Format::webp: throw CodecFailure("WebP needs a build with OpenCV");
 #endif
     case Format::radiance_hdr: break;
   }
@@ -207,6 +214,15 @@ InputFile checked_input(const std::string& path, Bytes bytes, Format format, Hea
 }
 
 }  // namespace
+
+void check_tiff_block_size(Dims block, Dims image) {
+  std::uint64_t pixels = 0;
+  const bool overflow = __builtin_mul_overflow(block.width, block.height, &pixels);
+  if (!overflow && pixels <= std::max(image.width * image.height, kMaxTiffBlockPixels)) return;
+  throw CodecFailure("TIFF decoded in blocks of " + std::to_string(block.width) + "x" + std::to_string(block.height) +
+                     " pixels, larger than its " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                     " image and than 2^22 pixels");
+}
 
 void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
   std::uint64_t pixels = 0;
@@ -329,18 +345,24 @@ std::vector<std::string> writable_extensions() {
 
 std::vector<std::string> readable_extensions() {
   std::vector<std::string> out = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm", "tga", "psd", "gif"};
+#if GPUIMG_WITH_TIFF
+  out.insert(out.end(), {"tif", "tiff"});
+#endif
 #if GPUIMG_WITH_OPENCV
-  out.insert(out.end(), {"tif", "tiff", "webp"});
+  out.push_back("webp");
 #endif
   return out;
 }
 
 std::string codec_versions() {
-#if GPUIMG_WITH_OPENCV
-  return libpng_version() + ", " + libjpeg_version() + ", " + opencv_version() + ", " + stb_version();
-#else
-  return libpng_version() + ", " + libjpeg_version() + ", " + stb_version();
+  std::string versions = libpng_version() + ", " + libjpeg_version();
+#if GPUIMG_WITH_TIFF
+  versions += ", " + libtiff_version();
 #endif
+#if GPUIMG_WITH_OPENCV
+  versions += ", " + opencv_version();
+#endif
+  return versions + ", " + stb_version();
 }
 
 }  // namespace gpuimg

@@ -115,9 +115,8 @@ inline std::optional<std::uint64_t> tiff_size_value(const Bytes& b, std::uint64_
 }
 
 // The value of `tag` in the first IFD, classic TIFF (12-byte entries,
-// 32-bit offsets) or BigTIFF (20-byte entries, 64-bit), as libtiff (behind
-// OpenCV) takes it: the first entry of a tag counts and later ones are
-// ignored. `present` says whether there is one; nullopt where there is
+// 32-bit offsets) or BigTIFF (20-byte entries, 64-bit), as libtiff takes
+// it: the first entry of a tag counts and later ones are ignored. `present` says whether there is one; nullopt where there is
 // none or libtiff would refuse it.
 inline std::optional<std::uint64_t> tiff_tag(const Bytes& b, std::uint64_t tag, bool* present = nullptr) {
   if (present) *present = false;
@@ -145,10 +144,11 @@ inline std::optional<Dims> tiff_dims(const Bytes& b) {
   return Dims{*width, *height};
 }
 
-// The block OpenCV decodes a TIFF in, through a buffer of its own beside
-// the image: a tile (TileWidth 322, TileLength 323), or a strip of
+// The block a TIFF is decoded in, through a buffer of its own beside the
+// image, at most: a tile (TileWidth 322, TileLength 323), or a strip of
 // RowsPerStrip (278) rows of the whole width, where none, 0 or 2^32 - 1
-// rows mean the whole height.
+// rows mean the whole height (libtiff holds a strip to the image's height;
+// OpenCV, which decoded TIFF before, did not).
 inline Dims tiff_block_dims(const Bytes& b, Dims image) {
   bool tiled = false;
   const std::optional<std::uint64_t> tile_width = tiff_tag(b, 322, &tiled), tile_height = tiff_tag(b, 323);

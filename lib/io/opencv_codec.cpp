@@ -1,6 +1,6 @@
-// OpenCV imgcodecs for TIFF, WebP, BMP and PNM; the only file that
-// includes OpenCV. Bytes in, bytes out: we read and write files ourselves
-// (cv::imwrite deletes its destination when an encode fails).
+// OpenCV imgcodecs for WebP, BMP and PNM, and for writing TIFF; the only
+// file that includes OpenCV. Bytes in, bytes out: we read and write files
+// ourselves (cv::imwrite deletes its destination when an encode fails).
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -17,9 +17,9 @@ struct OutputFormat {
   bool holds_16bit;
 };
 
-// BMP and WebP alpha is dropped / TIFF gray+alpha widened because OpenCV
-// reads back only those layouts (a 4-channel BMP comes back as RGB, WebP
-// has no gray). stb_image_write stores BMP as 3-component files, so in that
+// BMP and WebP alpha is dropped because OpenCV reads back only those
+// layouts (a 4-channel BMP comes back as RGB, WebP has no gray); TIFF
+// gray+alpha is widened because OpenCV's imencode takes 1, 3 or 4 channels. stb_image_write stores BMP as 3-component files, so in that
 // build gray is widened to RGB. PNG, JPEG and TGA are written by the same
 // library in both builds, so the set of writable extensions only grows with
 // OpenCV.

@@ -276,4 +276,13 @@ inline Bytes bmp_rows(const Bytes& indices, std::size_t w, int bpp) {
   return b;
 }
 
+// A side x side 8-bit gray TIFF in one strip of `stored` zero bytes,
+// compressed as `compression` says (259's values: 8 Deflate, 32773 PackBits).
+inline Bytes tiff_claiming(std::uint32_t side, std::uint32_t compression, std::uint32_t stored) {
+  std::vector<TiffEntry> entries = {{256, 4, side}, {257, 4, side}, {258, 3, 8},    {259, 3, compression}, {262, 3, 1},
+                                    {273, 4, 0},    {277, 3, 1},    {278, 4, side}, {279, 4, stored}};
+  entries[5].value = tiff_data_offset(entries.size());
+  return tiff_file(entries, Bytes(stored, 0));
+}
+
 }  // namespace gpuimg::test
