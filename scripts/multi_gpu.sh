@@ -56,7 +56,7 @@
 # The device build has no OpenCV and needs stb's headers: copy
 # /usr/include/stb to .carry/stb and carry .carry (as for gpu_suite.sh).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 started_at=$(date +%s)
 
 dry=0 build="" heavy_seconds="" budget=450 keep=0
@@ -84,12 +84,9 @@ cores=$(nproc)
 if [ $dry = 1 ]; then
   build=${build:-build}
   heavy_seconds=${heavy_seconds:-4}
-  lanes_word="CPU dry run"
-  gpu_count=0
 else
   build=${build:-build-gpu}
   heavy_seconds=${heavy_seconds:-30}
-  gpu_count=$gpus
 fi
 work=$build/multi-gpu
 logs=$work/logs
@@ -283,7 +280,8 @@ add_row() {
 # one and all alternately REPS times; keeps the last outputs of each in
 # out/SET/one and out/SET/all, and checks they are the same bytes.
 measure() {
-  local set=$1 reps=$2 codec_reps=$3 write_opts=($4)
+  local set=$1 reps=$2 codec_reps=$3 write_opts
+  read -r -a write_opts <<<"$4"
   shift 5
   local ops=("$@") in=$data/$set out=$work/out/$set
   local n
