@@ -468,7 +468,9 @@ else
 fi
 jpeg_one=$(IFS='|' read -r _ _ _ _ a _ <<<"${rows[0]}"; echo "$a")
 os=$(. /etc/os-release && echo "$PRETTY_NAME")
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown commit")
+# The device tool's copy of the repository may keep an older HEAD than the
+# tree it carries: GPUIMG_COMMIT, where the caller sets it, names the tree.
+commit=${GPUIMG_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "unknown commit")}
 if [ $dry = 1 ]; then title="CPU dry run (no GPU: the numbers measure nothing)"; else title="$gpus × $gpu_name"; fi
 size() { echo "${1}x${2}"; }
 {
