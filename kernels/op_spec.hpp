@@ -89,6 +89,17 @@ struct CpuStage {
 // The same on the GPU (kernels/cuda_launch.hpp), for ops' own launch paths.
 struct CudaStage;
 
+// An op whose stage holds more than its input and output at once (a
+// resize's pass between its two, its tables) declares
+// working_pixels(p, in, out): that much more, in pixels, or in entries of
+// its tables, whichever is more. The planner holds it to --max-pixels too.
+template <class Op, class = void> struct HasWorkingPixels : std::false_type {};
+template <class Op>
+struct HasWorkingPixels<Op, std::void_t<decltype(Op::working_pixels(std::declval<const typename Op::Params&>(),
+                                                                    std::declval<const Shape&>(),
+                                                                    std::declval<const Shape&>()))>>
+    : std::true_type {};
+
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>
 struct HasPlan<Op, std::void_t<decltype(Op::plan(std::declval<typename Op::Params&>(), std::declval<const Shape&>()))>>

@@ -36,6 +36,12 @@ struct ResamplePlan {
 // bounds and weights, then y's. unpack_resample (resample.hpp) reads it.
 std::vector<std::int32_t> pack_resample(const ResamplePlan& plan);
 
+// At least as many int32 entries as plan_axis(filter, in_size, out_size)
+// holds, from the filter's support alone, without building the table: the
+// planner counts them against --max-pixels (a 50000000x1 resize of an 8x1
+// image would otherwise take gigabytes of weights for a 50 MB output).
+std::uint64_t resample_table_entries(ResizeFilter filter, int in_size, int out_size);
+
 // The table for resizing an axis of in_size samples to out_size, both at
 // least 1. Throws std::invalid_argument otherwise.
 ResampleAxis plan_axis(ResizeFilter filter, int in_size, int out_size);

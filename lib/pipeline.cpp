@@ -29,6 +29,8 @@ OpRecord parse_stage(const std::string& name, const std::vector<std::string>& va
         const std::size_t colon = rest.find(':');
         parsed[i] = parse_param(what, spec, rest.substr(0, colon));
         rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+        if (colon != std::string::npos && rest.empty())
+          throw UsageError("--" + name + ": nothing after the last ':' in '" + values[word - 1] + "'");
         continue;
       }
       if (!rest.empty()) throw UsageError("--" + name + ": unexpected ':" + rest + "'");

@@ -138,6 +138,17 @@ ResampleAxis plan_axis(ResizeFilter filter, int in_size, int out_size) {
   return axis;
 }
 
+std::uint64_t resample_table_entries(ResizeFilter filter, int in_size, int out_size) {
+  std::uint64_t taps = 1;
+  if (filter != ResizeFilter::nearest) {
+    const double scale = axis_scale(in_size, out_size);
+    const double support = resize_filter_support(filter) * (scale < 1.0 ? 1.0 : scale);
+    // A run spans at most 2 * support + 1 samples, plus one for the rounding of its ends.
+    taps = std::min<std::uint64_t>(std::uint64_t(in_size), std::uint64_t(2 * std::ceil(support) + 2));
+  }
+  return std::uint64_t(out_size) * (2 + taps);
+}
+
 std::vector<std::int32_t> pack_resample(const ResamplePlan& plan) {
   const ResampleAxis& x = plan.x;
   const ResampleAxis& y = plan.y;

@@ -4,6 +4,9 @@
 // of different shapes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <tuple>
+
 #include "codec.hpp"
 #include "image_compare.hpp"
 #include "run_binary.hpp"
@@ -27,6 +30,9 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--resize", "-5%"}, 2, "--resize: SIZE must be"},
       {{"--resize", "50%:bicubic"}, 2, "FILTER must be one of nearest, box, linear, cubic, lanczos3, got 'bicubic'"},
       {{"--resize", "50%:"}, 2, "nothing after ':'"},
+      {{"--resize", "50%:lanczos3:"}, 2, "nothing after the last ':' in '50%:lanczos3:'"},
+      {{"--resize", "1073741824x"}, 2, "--resize: SIZE must be"},
+      {{"--crop", "1x2", "--resize", "1073741823x"}, 1, "stage 2 (resize SIZE=1073741823x FILTER=lanczos3): the new size is past 2^30 - 1 pixels a side"},
       {{"--crop", "10x10+400+0"}, 1, "scene.png: stage 1 (crop GEOMETRY=10x10+400+0): the region lies outside the 320x200 image"},
       {{"--resize", "100000%"}, 1, "stage 1 (resize SIZE=100000% FILTER=lanczos3) would make 320000x200000 pixels, more than --max-pixels"},
       {{"--crop", "8x8", "--resize", "1000x1000", "--max-pixels", "100000"}, 1, "stage 2 (resize SIZE=1000x1000"},
@@ -60,6 +66,36 @@ TEST(CliStages, EveryStageIsHeldToTheLimitBeforeDecoding) {
   const Image out = read_image((tmp / "out.png").string());
   EXPECT_EQ(out.width, 160);
   EXPECT_EQ(out.height, 100);
+}
+
+// What a resize holds besides its input and output counts too: the pass
+// between its two (a 1x40000 image to 40000x1 passes through 40000x40000,
+// 6.4 GB at RGBA 8-bit) and its tables (an 8x1 image to 50000000x1 needs
+// some 400 million weights for a 50 MB output).
+TEST(CliStages, AResizesWorkingMemoryIsHeldToTheLimitToo) {
+  TempDir tmp;
+  const auto pgm = [&](const std::string& name, int w, int h) {
+    std::ofstream f(tmp / name, std::ios::binary);
+    f << "P5\n" << w << " " << h << "\n255\n" << std::string(std::size_t(w) * h, '\x7f');
+    return (tmp / name).string();
+  };
+  const std::string column = pgm("column.pgm", 1, 40000), row = pgm("row.pgm", 8, 1);
+  for (const auto& [input, size, says] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {column, "40000x1", "would work through 1600000000 pixels"},
+           {row, "50000000x1", "pixels (between its passes, or in its tables), more than --max-pixels 268435456"}}) {
+    SCOPED_TRACE(size);
+    const RunResult r = run_binary({input, "--device", "cpu", "--resize", size, (tmp / "out.pgm").string()});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_LT(r.peak_rss_kib, 200 * 1024);
+    EXPECT_LT(r.seconds, 5);
+    EXPECT_FALSE(fs::exists(tmp / "out.pgm"));
+  }
+  // Under the limit the same shapes run: 1x400 to 400x1 passes through 400x400.
+  const RunResult small = run_binary({pgm("short.pgm", 1, 400), "--device", "cpu", "--resize", "400x1",
+                                      (tmp / "out.pgm").string()});
+  EXPECT_EQ(small.status, 0) << small.err;
 }
 
 TEST(CliStages, VerboseShowsEachStagesShapes) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -17,13 +18,14 @@ struct Resize {
   static constexpr const char* example = "--resize 50%:lanczos3";
   static constexpr Kind kind = Kind::resample;
 
+  static constexpr double kMaxResizeSide = (1 << 30) - 1;
   static constexpr const char* filters[] = {"nearest", "box", "linear", "cubic", "lanczos3"};
   struct Params {
     SizeSpec size;
     std::int32_t filter;  // index into filters, the order of ResizeFilter
   };
   static constexpr std::array<ParamSpec, 2> params{
-      {{"SIZE", ParamType::size, 1, 2147483647.0, "the new size"},
+      {{"SIZE", ParamType::size, 1, kMaxResizeSide, "the new size"},
        {"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5, 4, true}}};
   static Params make(const ParamValue* v) { return {v[0].size, v[1].choice}; }
   static std::array<ParamValue, 2> values(const Params& p) {
@@ -45,12 +47,23 @@ struct Resize {
     } else if (s.width == 0) {
       w = side(double(s.height) * in.width / in.height);
     }
-    if (w > 2147483647.0 || h > 2147483647.0) throw PlanError("the new size is past 2^31 - 1 pixels a side");
+    // The tables index two entries an output sample in int.
+    if (w > kMaxResizeSide || h > kMaxResizeSide) throw PlanError("the new size is past 2^30 - 1 pixels a side");
     p.size = {std::int32_t(w), std::int32_t(h), 0};
     return {p.size.width, p.size.height, in.channels, in.bytes};
   }
 
   static ResizeFilter filter(const Params& p) { return static_cast<ResizeFilter>(p.filter); }
+
+  // The pass between the two (the output's width at the input's height),
+  // where both sides change, and the tables of both axes.
+  static std::uint64_t working_pixels(const Params& p, const Shape& in, const Shape& out) {
+    const ResizeFilter f = filter(p);
+    const std::uint64_t tables =
+        resample_table_entries(f, in.width, out.width) + resample_table_entries(f, in.height, out.height);
+    const bool between = f != ResizeFilter::nearest && in.width != out.width && in.height != out.height;
+    return std::max(tables, between ? std::uint64_t(out.width) * std::uint64_t(in.height) : 0);
+  }
   static ResamplePlan resample_plan(const Params& p, const Shape& in, const Shape& out) {
     return {filter(p), plan_axis(filter(p), in.width, out.width), plan_axis(filter(p), in.height, out.height)};
   }
