@@ -23,7 +23,6 @@ struct AxisMap {
 };
 
 // The maps of the symmetries, for an input of w x h pixels.
-inline AxisMap identity_map() { return {0, 1, 0, 0, 0, 1}; }
 inline AxisMap flip_map(const Shape& in) { return {0, 1, 0, in.height - 1, 0, -1}; }
 inline AxisMap flop_map(const Shape& in) { return {in.width - 1, -1, 0, 0, 0, 1}; }
 inline AxisMap transpose_map() { return {0, 0, 1, 0, 1, 0}; }

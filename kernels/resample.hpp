@@ -76,36 +76,6 @@ template <class T, class Acc> GPUIMG_HD T resample_round(Acc sum) {
   return T(v < 0 ? 0 : (v > SampleTraits<T>::max ? SampleTraits<T>::max : v));
 }
 
-// One output sample from `count` input samples src[first * step],
-// src[(first + 1) * step], ... weighted by w[0 .. count): the sum starts at
-// one half (2^21) so that the floor in resample_round rounds half up.
-template <class T>
-GPUIMG_HD T resample_sample(const T* src, std::ptrdiff_t step, int first, int count, const std::int32_t* w) {
-  using Acc = typename ResampleAccumulator<T>::type;
-  Acc sum = Acc(1) << (kResampleBits - 1);
-  const T* p = src + first * step;
-  for (int i = 0; i < count; ++i) sum += Acc(p[i * step]) * Acc(w[i]);
-  return resample_round<T>(sum);
-}
-
-// Horizontal pass: sample (x, c) of an output row from the input row `row`
-// (interleaved, `channels` samples a pixel), through the width's table.
-template <class T>
-GPUIMG_HD T resample_row_sample(const T* row, int channels, int c, const ResampleTable& t, int x) {
-  return resample_sample(row + c, channels, t.bounds[2 * x], t.bounds[2 * x + 1],
-                         t.weights + std::ptrdiff_t(x) * t.taps);
-}
-
-// Vertical pass: the sample at row y of one sample column of the output,
-// from `column`, that column's sample in row 0 of the horizontal pass's
-// result (or of the input, where the width kept its size), rows `stride`
-// samples apart, through the height's table.
-template <class T>
-GPUIMG_HD T resample_column_sample(const T* column, std::ptrdiff_t stride, const ResampleTable& t, int y) {
-  return resample_sample(column, stride, t.bounds[2 * y], t.bounds[2 * y + 1],
-                         t.weights + std::ptrdiff_t(y) * t.taps);
-}
-
 // Nearest is not a weighted sum in Pillow (it is an affine transform that
 // copies whole pixels); its tables have one tap of weight 1 per output, and
 // this is the input index that output i copies.
@@ -158,7 +128,8 @@ GPUIMG_HD bool resize_premultiplies(ResizeFilter f, int channels) {
 }
 
 // One output pixel of a pass: `count` input pixels from pixel `first`,
-// pixels `step` samples apart, weighted by w[0 .. count). With alpha, the
+// pixels `step` samples apart, weighted by w[0 .. count); each sum starts
+// at one half (2^21), so that the floor in resample_round rounds half up. With alpha, the
 // pass that reads the input premultiplies each pixel as it reads it, and
 // the pass that writes the output divides alpha out of each pixel as it
 // writes it: the same values as premultiplying the whole image before and

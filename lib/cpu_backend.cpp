@@ -1,9 +1,8 @@
 // The CPU backend: the same per-pixel code as the CUDA kernels, with rows
 // spread over every core. Each stage runs by its op's kind, as on the GPU:
 // point and stencil ops through run_rows, remaps in cpu_remap.cpp,
-// resamples in cpu_resample.cpp, custom
-// ops through their own run_cpu. Stages ping-pong between two buffers as
-// large as the largest stage's output (run_all).
+// resamples in cpu_resample.cpp, custom ops through their own run_cpu. Stages ping-pong between two buffers as
+// large as the largest stage's output (run_cpu).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -114,13 +113,15 @@ void run_stage(const OpRecord& rec, const CpuStage& s) {
   });
 }
 
+}  // namespace
+
 // Stages ping-pong between the image's buffer and a scratch buffer left
 // uninitialised, so that its pages are first touched by the first stage's
 // threads: zero-filling 25 MB on one thread first took about 20 ms of a
 // 3840x2160 run on 2 cores, more than the blur. Both hold the largest
 // stage's output. After an odd number of stages the result is copied back,
 // on every core.
-void run_all(Image& img, const Pipeline& pipeline, RunTimes* times, int threads) {
+void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times, int threads) {
   if (pipeline.empty()) return;
   const Pipeline planned = plan_pipeline(pipeline, shape_of(img));
   const std::size_t largest = largest_buffer(planned);
@@ -148,12 +149,6 @@ void run_all(Image& img, const Pipeline& pipeline, RunTimes* times, int threads)
   img.height = out.height;
   img.channels = out.channels;
   img.data.resize(out.byte_size());
-}
-
-}  // namespace
-
-void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times, int threads) {
-  run_all(img, pipeline, times, threads);
 }
 
 }  // namespace gpuimg

@@ -100,23 +100,22 @@ CudaLane::CudaLane(int device, const Pipeline& pipeline, bool staging) : device_
   select_device(device);
   state_ = std::make_unique<State>(pipeline, staging);
   State& s = *state_;
-  std::vector<unsigned char> bytes(sizeof(OpRecord) * pipeline.size());
-  std::vector<std::size_t> table_at(pipeline.size(), 0);
-  for (std::size_t i = 0; i < pipeline.size(); ++i) {
-    const std::vector<std::uint32_t> table = word_table(pipeline[i]);
-    if (table.empty()) continue;
-    table_at[i] = bytes.size();
-    const auto* from = reinterpret_cast<const unsigned char*>(table.data());
-    bytes.insert(bytes.end(), from, from + sizeof(std::uint32_t) * table.size());
+  // The records go up with each plan (upload_plan); the word tables, which
+  // depend on the parameters alone, once, after them.
+  const std::size_t records = sizeof(OpRecord) * pipeline.size();
+  std::vector<std::uint32_t> tables;
+  std::vector<std::ptrdiff_t> table_at;  // entries into `tables`; -1 where a stage has none
+  for (const OpRecord& rec : pipeline) {
+    const std::vector<std::uint32_t> table = word_table(rec);
+    table_at.push_back(table.empty() ? -1 : static_cast<std::ptrdiff_t>(tables.size()));
+    tables.insert(tables.end(), table.begin(), table.end());
   }
-  s.ops.reserve(bytes.size(), "the pipeline");
-  const auto* base = static_cast<const unsigned char*>(s.ops.get());
-  for (std::size_t at : table_at)
-    s.word_tables.push_back(at == 0 ? nullptr : reinterpret_cast<const std::uint32_t*>(base + at));
-  if (bytes.size() > sizeof(OpRecord) * pipeline.size()) {
-    const std::size_t records = sizeof(OpRecord) * pipeline.size();
-    check_cuda(cudaMemcpyAsync(static_cast<unsigned char*>(s.ops.get()) + records, bytes.data() + records,
-                               bytes.size() - records, cudaMemcpyHostToDevice, s.stream.get()),
+  s.ops.reserve(records + sizeof(std::uint32_t) * tables.size(), "the pipeline");
+  auto* first_table = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(s.ops.get()) + records);
+  for (const std::ptrdiff_t at : table_at) s.word_tables.push_back(at < 0 ? nullptr : first_table + at);
+  if (!tables.empty()) {
+    check_cuda(cudaMemcpyAsync(first_table, tables.data(), sizeof(std::uint32_t) * tables.size(),
+                               cudaMemcpyHostToDevice, s.stream.get()),
                "uploading the pipeline");
     check_cuda(cudaStreamSynchronize(s.stream.get()), "uploading the pipeline");
   }

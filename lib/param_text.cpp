@@ -10,8 +10,6 @@
 namespace gpuimg {
 namespace {
 
-std::string whole(double v) { return number_text(v); }
-
 std::string choice_list(const ParamSpec& spec) {
   std::string list;
   for (int i = 0; i < spec.choice_count; ++i) list += (i ? ", " : "") + std::string(spec.choices[i]);
@@ -70,14 +68,14 @@ std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_st
 
 std::string param_form(const ParamSpec& spec) {
   switch (spec.type) {
-    case ParamType::integer: return "an integer from " + whole(spec.min) + " to " + whole(spec.max);
-    case ParamType::real: return "a number from " + whole(spec.min) + " to " + whole(spec.max);
+    case ParamType::integer: return "an integer from " + number_text(spec.min) + " to " + number_text(spec.max);
+    case ParamType::real: return "a number from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::geometry:
-      return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + whole(spec.min) + " to " +
-             whole(spec.max);
+      return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
+             number_text(spec.max);
     case ParamType::size:
-      return "WxH, Wx or xH (the other side keeps the aspect ratio) or N%, sides from " + whole(spec.min) + " to " +
-             whole(spec.max);
+      return "WxH, Wx or xH (the other side keeps the aspect ratio) or N%, sides from " + number_text(spec.min) + " to " +
+             number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
   }
   return "";

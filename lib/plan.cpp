@@ -15,6 +15,7 @@ Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64
     OpRecord& rec = planned[i];
     const std::string stage = "stage " + std::to_string(i + 1) + " (" + describe(rec) + ")";
     rec.in = shape;
+    std::uint64_t working = 0;
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
       try {
@@ -22,16 +23,12 @@ Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64
       } catch (const PlanError& e) {
         throw InputError(subject, stage + ": " + e.what());
       }
+      if constexpr (HasWorkingPixels<Op>::value) working = Op::working_pixels(rec.template get<Op>(), rec.in, rec.out);
     });
     if (rec.out.pixels() > max_pixels)
       throw InputError(subject, stage + " would make " + std::to_string(rec.out.width) + "x" +
                                     std::to_string(rec.out.height) + " pixels, more than --max-pixels " +
                                     std::to_string(max_pixels));
-    std::uint64_t working = 0;
-    visit_op(rec.id, [&](auto tag) {
-      using Op = typename decltype(tag)::type;
-      if constexpr (HasWorkingPixels<Op>::value) working = Op::working_pixels(rec.template get<Op>(), rec.in, rec.out);
-    });
     if (working > max_pixels)
       throw InputError(subject, stage + " would work through " + std::to_string(working) +
                                     " pixels (between its passes, or in its tables), more than --max-pixels " +
