@@ -9,19 +9,19 @@
 namespace gpuimg {
 namespace {
 
+std::string default_text(const ParamSpec& p) {
+  ParamValue v{};
+  v.number = p.default_number;
+  v.choice = p.default_choice;
+  return param_text(p, v);
+}
+
 template <class Op> std::string flag_help() {
   std::string text = Op::summary;
   for (const ParamSpec& p : Op::params)
     text += std::string("\n") + p.name + ": " + p.meaning + ", " + param_form(p) +
-            (p.after_colon ? std::string(" (after a colon; default ") + p.choices[p.default_choice] + ")" : "") + ".";
+            (p.optional ? " (default " + default_text(p) + ")" : "") + ".";
   return text + "\nExample: " + Op::example;
-}
-
-template <class Op> std::string param_names() {
-  std::string names;
-  for (const ParamSpec& p : Op::params)
-    names += p.after_colon ? std::string("[:") + p.name + "]" : (names.empty() ? "" : " ") + std::string(p.name);
-  return names;
 }
 
 }  // namespace
@@ -30,15 +30,19 @@ std::string param_brief(const ParamSpec& p) {
   std::string range;
   switch (p.type) {
     case ParamType::integer:
-    case ParamType::real: range = " (" + number_text(p.min) + ".." + number_text(p.max) + ")"; break;
+    case ParamType::real:
+    case ParamType::fraction: range = " (" + number_text(p.min) + ".." + number_text(p.max) + ")"; break;
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) range += (i ? "|" : " (") + std::string(p.choices[i]);
       range += ")";
       break;
     case ParamType::geometry:
-    case ParamType::size: break;
+    case ParamType::size:
+    case ParamType::list: break;
   }
-  return (p.after_colon ? "[:" : " ") + std::string(p.name) + range + (p.after_colon ? "]" : "");
+  const std::string body = p.name + range;
+  if (!p.joined) return " " + body;
+  return p.optional ? "[" + std::string(1, p.joined) + body + "]" : p.joined + body;
 }
 
 OpOptions add_op_options(CLI::App& app, const std::string& group) {
@@ -50,7 +54,7 @@ OpOptions add_op_options(CLI::App& app, const std::string& group) {
     CLI::Option* opt = Op::params.empty() ? app.add_flag(flag)->disable_flag_override()
                                           : app.add_option(flag)
                                                 ->expected(static_cast<int>(words_taken<Op>()))
-                                                ->type_name(param_names<Op>())
+                                                ->type_name(words_form<Op>())
                                                 ->allow_extra_args(false);
     opt->description(flag_help<Op>())->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->group(group);
     ops[opt] = Op::name;

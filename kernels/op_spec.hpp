@@ -19,7 +19,8 @@ namespace gpuimg {
 // optionally plan() (below). Then, by kind: point and stencil ops the
 // per-pixel apply() (stencil ops also halo()); remap ops map() (remap.hpp);
 // resample ops resample_plan() (resample_plan.hpp); custom ops run_cpu(),
-// launch() and scratch_bytes().
+// launch() and scratch_bytes(); table ops map(params, v, context)
+// (tables.hpp).
 //
 // ByteTable (optional, stencil ops): an op whose 8-bit result is cheaper
 // to look up than to compute declares table_size, table_entry(params, i)
@@ -64,6 +65,7 @@ enum class Kind {
   remap,     // copies pixels by an integer axis map (remap.hpp): crop, flips, rotations
   resample,  // separable weighted sums through per-axis tables (resample.hpp): resize
   custom,    // brings its own paths: run_cpu() and launch(), declared in the op's header
+  table,     // maps each colour sample by its value alone: map(), fused into one lookup (tables.hpp)
 };
 
 // An op may declare plan(Params& p, const Shape& in), returning its output
@@ -99,6 +101,13 @@ struct HasWorkingPixels<Op, std::void_t<decltype(Op::working_pixels(std::declval
                                                                     std::declval<const Shape&>(),
                                                                     std::declval<const Shape&>()))>>
     : std::true_type {};
+
+// An op whose values must agree with each other (levels: B < W) declares
+// check(const Params&), returning null or what is wrong ("B must be below
+// W"); the parser prefixes the flag.
+template <class Op, class = void> struct HasCheck : std::false_type {};
+template <class Op>
+struct HasCheck<Op, std::void_t<decltype(Op::check(std::declval<const typename Op::Params&>()))>> : std::true_type {};
 
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>

@@ -12,6 +12,8 @@ enum class ParamType {
   geometry,  // WxH+X+Y, or WxH for a centred region
   size,      // WxH, Wx, xH or N%
   choice,    // one name from the spec's list
+  fraction,  // 0.25 or 25%: held as the fraction
+  list,      // 1,2,1: numbers between commas, to the end of the word
 };
 
 // WxH+X+Y; offsets may be negative (-X-Y). `offset` false: WxH alone.
@@ -26,27 +28,73 @@ struct SizeSpec {
   double percent;
 };
 
+// A list's numbers stay on the host, kept for the whole run
+// (lib/number_lists.hpp), so that records stay small and trivially copyable.
+struct NumberList {
+  std::int32_t handle, count;
+};
+
 struct ParamValue {
   double number;  // integer, real
   Geometry geometry;
   SizeSpec size;
   std::int32_t choice;  // index into ParamSpec::choices
+  NumberList list;
 };
 
 struct ParamSpec {
   const char* name;  // shown in --help: --blur R
   ParamType type;
-  // integer, real: the inclusive range of the value; geometry, size: of
-  // each side (offsets may take any int).
+  // integer, real, fraction: the inclusive range of the value (min
+  // excluded where min_excluded); geometry, size: of each side (offsets
+  // may take any int); list: of each number.
   double min, max;
   const char* meaning;
-  // choice: the names, in order, and the index taken when it is left out.
+  // choice: the names, in order.
   const char* const* choices = nullptr;
   int choice_count = 0;
+  // Written in the word of the value before, behind this character
+  // ("50%:linear", "0.1,0.9"); 0 for a word of its own.
+  char joined = 0;
+  // Whether a joined value may be left out, with the values joined after
+  // it; it then takes default_choice or default_number.
+  bool optional = false;
   int default_choice = 0;
-  // Written after the previous value, behind a colon ("50%:linear"), and
-  // optional there.
-  bool after_colon = false;
+  double default_number = 0;
+  bool min_excluded = false;
+  // list: how many numbers it takes, at least and at most.
+  int min_count = 1, max_count = 1;
+
+  // What an op's spec adds to the five fields above, in its declaration:
+  // ParamSpec{"G", ParamType::real, 0, 1, "gamma"}.above_min().after(',').or_default(1).
+  constexpr ParamSpec after(char separator) const {
+    ParamSpec s = *this;
+    s.joined = separator;
+    return s;
+  }
+  constexpr ParamSpec or_default(double number) const {
+    ParamSpec s = *this;
+    s.optional = true;
+    s.default_number = number;
+    return s;
+  }
+  constexpr ParamSpec or_choice(int index) const {
+    ParamSpec s = *this;
+    s.optional = true;
+    s.default_choice = index;
+    return s;
+  }
+  constexpr ParamSpec above_min() const {
+    ParamSpec s = *this;
+    s.min_excluded = true;
+    return s;
+  }
+  constexpr ParamSpec counts(int least, int most) const {
+    ParamSpec s = *this;
+    s.min_count = least;
+    s.max_count = most;
+    return s;
+  }
 };
 
 }  // namespace gpuimg

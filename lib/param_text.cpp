@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "error.hpp"
+#include "number_lists.hpp"
 #include "number_text.hpp"
 
 namespace gpuimg {
@@ -64,12 +66,55 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
 
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
 
+std::optional<double> read_number(std::string_view text, ParamType type) {
+  if (type == ParamType::real) return read_decimal(text);
+  const auto i = read_integer<long long>(text);
+  return i ? std::optional<double>(static_cast<double>(*i)) : std::nullopt;
+}
+
+// Infinities fail every finite range.
+bool in_range(double v, const ParamSpec& spec) {
+  return (spec.min_excluded ? v > spec.min : v >= spec.min) && v <= spec.max;
+}
+
+// "from 0 to 1", "above 0, at most 100".
+std::string range_text(const ParamSpec& spec, double scale = 1, const char* unit = "") {
+  const std::string lo = number_text(spec.min * scale) + unit, hi = number_text(spec.max * scale) + unit;
+  return spec.min_excluded ? "above " + lo + ", at most " + hi : "from " + lo + " to " + hi;
+}
+
+// 0.25, or 25% for the same fraction.
+std::optional<double> read_fraction(std::string_view text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  const auto v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
+  if (!v) return std::nullopt;
+  return percent ? *v / 100 : *v;
+}
+
+std::optional<NumberList> read_list(std::string_view text, const ParamSpec& spec) {
+  std::vector<double> numbers;
+  for (;;) {
+    const std::size_t comma = text.find(',');
+    const auto v = read_decimal(text.substr(0, comma));
+    if (!v || !in_range(*v, spec) || static_cast<int>(numbers.size()) == spec.max_count) return std::nullopt;
+    numbers.push_back(*v);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  if (static_cast<int>(numbers.size()) < spec.min_count) return std::nullopt;
+  return keep_number_list(std::move(numbers));
+}
+
 }  // namespace
 
 std::string param_form(const ParamSpec& spec) {
   switch (spec.type) {
-    case ParamType::integer: return "an integer from " + number_text(spec.min) + " to " + number_text(spec.max);
-    case ParamType::real: return "a number from " + number_text(spec.min) + " to " + number_text(spec.max);
+    case ParamType::integer: return "an integer " + range_text(spec);
+    case ParamType::real: return "a decimal number " + range_text(spec);
+    case ParamType::fraction: return "a fraction " + range_text(spec) + " or a percentage " + range_text(spec, 100, "%");
+    case ParamType::list:
+      return std::to_string(spec.min_count) + " to " + std::to_string(spec.max_count) +
+             " numbers between commas, each " + range_text(spec);
     case ParamType::geometry:
       return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
              number_text(spec.max);
@@ -86,10 +131,23 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
   switch (spec.type) {
     case ParamType::integer:
     case ParamType::real:
-      v.number = parse_number(what, text,
-                              spec.type == ParamType::integer ? NumberForm::integer : NumberForm::decimal, spec.min,
-                              spec.max);
-      return v;
+      if (const auto n = read_number(text, spec.type); n && in_range(*n, spec)) {
+        v.number = *n;
+        return v;
+      }
+      break;
+    case ParamType::fraction:
+      if (const auto f = read_fraction(text); f && in_range(*f, spec)) {
+        v.number = *f;
+        return v;
+      }
+      break;
+    case ParamType::list:
+      if (const auto l = read_list(text, spec)) {
+        v.list = *l;
+        return v;
+      }
+      break;
     case ParamType::geometry:
       if (const auto g = read_geometry(text, spec)) {
         v.geometry = *g;
@@ -116,7 +174,13 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
 std::string param_text(const ParamSpec& spec, const ParamValue& v) {
   switch (spec.type) {
     case ParamType::integer:
-    case ParamType::real: return number_text(v.number);
+    case ParamType::real:
+    case ParamType::fraction: return number_text(v.number);
+    case ParamType::list: {
+      std::string t;
+      for (double n : number_list(v.list)) t += (t.empty() ? "" : ",") + number_text(n);
+      return t;
+    }
     case ParamType::geometry: {
       const Geometry& g = v.geometry;
       std::string t = std::to_string(g.width) + "x" + std::to_string(g.height);

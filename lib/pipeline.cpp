@@ -1,5 +1,7 @@
 #include "pipeline.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "param_text.hpp"
 
@@ -17,34 +19,45 @@ OpRecord parse_stage(const std::string& name, const std::vector<std::string>& va
                        std::to_string(values.size()));
     ParamValue parsed[Op::params.size() + 1] = {};
     std::size_t word = 0;
-    std::string rest;  // what follows the colon in the word last read
+    std::string rest;  // what follows the value last read in its word, from a separator on
+    bool left_out = false;
+    const auto unexpected = [&] {
+      const std::string& in = values[word - 1];
+      if (rest.size() > 1) return UsageError("--" + name + ": unexpected '" + rest + "' in '" + in + "'");
+      const bool last = std::count(in.begin(), in.end(), rest[0]) > 1;
+      return UsageError("--" + name + ": nothing after " + (last ? "the last '" : "'") + rest + "' in '" + in + "'");
+    };
     for (std::size_t i = 0; i < Op::params.size(); ++i) {
       const ParamSpec& spec = Op::params[i];
       const std::string what = "--" + name + ": " + spec.name;
-      if (spec.after_colon) {
-        if (rest.empty()) {
-          parsed[i].choice = spec.default_choice;
-          continue;
-        }
-        const std::size_t colon = rest.find(':');
-        parsed[i] = parse_param(what, spec, rest.substr(0, colon));
-        rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-        if (colon != std::string::npos && rest.empty())
-          throw UsageError("--" + name + ": nothing after the last ':' in '" + values[word - 1] + "'");
+      std::string text;
+      if (!spec.joined) {
+        if (!rest.empty()) throw unexpected();
+        text = values[word++];
+        left_out = false;
+      } else if (left_out || rest.empty() || rest[0] != spec.joined) {
+        if (!spec.optional)
+          throw UsageError(what + " is missing: expected " + word_form<Op>(i) + ", got '" + values[word - 1] + "'");
+        parsed[i].number = spec.default_number;
+        parsed[i].choice = spec.default_choice;
+        left_out = true;
         continue;
+      } else {
+        text = rest.substr(1);
+        if (text.empty()) throw unexpected();
       }
-      if (!rest.empty()) throw UsageError("--" + name + ": unexpected ':" + rest + "'");
-      std::string text = values[word++];
-      const std::size_t colon = text.find(':');
-      const bool colon_follows = i + 1 < Op::params.size() && Op::params[i + 1].after_colon;
-      if (colon != std::string::npos && colon_follows) {
-        rest = text.substr(colon + 1);
-        if (rest.empty()) throw UsageError("--" + name + ": nothing after ':' in '" + text + "'");
-        text.resize(colon);
-      }
+      // A value ends where the next one joined to it begins; one that ends
+      // the word is cut at its own separator, so that a stray one shows.
+      const char next = i + 1 < Op::params.size() ? Op::params[i + 1].joined : 0;
+      const char cut_at = next ? next : spec.type == ParamType::list ? 0 : spec.joined;
+      const std::size_t cut = cut_at ? text.find(cut_at) : std::string::npos;
+      rest = cut == std::string::npos ? "" : text.substr(cut);
+      text.resize(std::min(cut, text.size()));
       parsed[i] = parse_param(what, spec, text);
     }
-    if (!rest.empty()) throw UsageError("--" + name + ": unexpected ':" + rest + "'");
+    if (!rest.empty()) throw unexpected();
+    if constexpr (HasCheck<Op>::value)
+      if (const char* problem = Op::check(Op::make(parsed))) throw UsageError("--" + name + ": " + problem);
     rec = make_record<Op>(Op::make(parsed));
   });
   if (!found) throw UsageError("unknown operation '" + name + "'");

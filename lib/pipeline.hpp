@@ -1,6 +1,7 @@
 #pragma once
 // A pipeline is the ordered list of stage records the command line asked for.
 #include <string>
+#include <cstddef>
 #include <vector>
 
 #include "registry.hpp"
@@ -18,8 +19,28 @@ OpRecord parse_stage(const std::string& name, const std::vector<std::string>& va
 // those written behind a colon in the word before ("50%:linear").
 template <class Op> constexpr std::size_t words_taken() {
   std::size_t n = 0;
-  for (const ParamSpec& p : Op::params) n += p.after_colon ? 0 : 1;
+  for (const ParamSpec& p : Op::params) n += p.joined ? 0 : 1;
   return n;
+}
+
+// How the word holding parameter i is written: "SIZE[:FILTER]", "B,W[,G]".
+template <class Op> std::string word_form(std::size_t i) {
+  while (i > 0 && Op::params[i].joined) --i;
+  std::string form = Op::params[i].name, closing;
+  for (++i; i < Op::params.size() && Op::params[i].joined; ++i) {
+    const ParamSpec& p = Op::params[i];
+    form += std::string(p.optional ? "[" : "") + p.joined + p.name;
+    if (p.optional) closing += "]";
+  }
+  return form + closing;
+}
+
+// Every word an op takes: "SIZE[:FILTER]", "B,W[,G]", "R".
+template <class Op> std::string words_form() {
+  std::string form;
+  for (std::size_t i = 0; i < Op::params.size(); ++i)
+    if (!Op::params[i].joined) form += (form.empty() ? "" : " ") + word_form<Op>(i);
+  return form;
 }
 
 // "blur R=3", "sharpen F=0.8", "invert"; after planning, the resolved values.

@@ -26,7 +26,7 @@ struct Resize {
   };
   static constexpr std::array<ParamSpec, 2> params{
       {{"SIZE", ParamType::size, 1, kMaxResizeSide, "the new size"},
-       {"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5, 4, true}}};
+       ParamSpec{"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5}.after(':').or_choice(4)}};
   static Params make(const ParamValue* v) { return {v[0].size, v[1].choice}; }
   static std::array<ParamValue, 2> values(const Params& p) {
     ParamValue size{}, filter{};

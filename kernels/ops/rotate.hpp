@@ -19,7 +19,7 @@ struct Rotate {
     std::int32_t quarter_turns;  // clockwise, 1 to 3
   };
   static constexpr std::array<ParamSpec, 1> params{
-      {{"ANGLE", ParamType::choice, 0, 0, "degrees clockwise", angles, 6, 0}}};
+      {{"ANGLE", ParamType::choice, 0, 0, "degrees clockwise", angles, 6}}};
   static Params make(const ParamValue* v) {
     const int degrees[] = {90, 180, 270, -90, -180, -270};
     return {((degrees[v[0].choice] / 90) % 4 + 4) % 4};

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "error.hpp"
+#include "number_text.hpp"
 #include "pipeline.hpp"
 #include "random_image.hpp"
 
@@ -27,7 +29,7 @@ inline std::vector<double> test_numbers(const ParamSpec& p) {
   std::vector<double> v = p.type == ParamType::integer
                               ? std::vector<double>{p.min, p.min + 1, p.min + 2, 8, 17, 64, p.max}
                               : std::vector<double>{p.min, 0.3, 0.5, 1, 2.5, p.max};
-  v.erase(std::remove_if(v.begin(), v.end(), [&](double x) { return x < p.min || x > p.max; }), v.end());
+  v.erase(std::remove_if(v.begin(), v.end(), [&](double x) { return x < p.min || x > p.max || (p.min_excluded && x == p.min); }), v.end());
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
@@ -47,6 +49,11 @@ inline std::vector<std::string> test_values(const ParamSpec& p) {
         texts.push_back(s.str());
       }
       break;
+    case ParamType::fraction:
+      for (double v : test_numbers(p)) texts.push_back(number_text(v));
+      texts.push_back(number_text((p.min + p.max) / 2 * 100) + "%");
+      break;
+    case ParamType::list: texts = {number_text(p.max), number_text(p.min) + "," + number_text(p.max)}; break;
     case ParamType::geometry: texts = {"1x1+0+0", "5x3", "7x4-2-1", "100000x3", "2x100000+0-7"}; break;
     case ParamType::size: texts = {"1x1", "5x", "x7", "50%", "250%", "31x2"}; break;
     case ParamType::choice:
@@ -63,7 +70,7 @@ inline std::string value_name(std::string s) {
 }
 
 // Each parameter takes each of its test values while the others keep their
-// first; one written behind a colon joins the word before it.
+// first; one joined to the value before it (behind ':' or ',') joins its word.
 inline std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases;
   for_each_op([&](auto tag) {
@@ -78,13 +85,19 @@ inline std::vector<OpCase> op_cases() {
         std::string name = Op::name;
         for (std::size_t k = 0; k < Op::params.size(); ++k) {
           const std::string value = k == i ? v : test_values(Op::params[k]).front();
-          if (Op::params[k].after_colon)
-            words.back() += ":" + value;
+          if (Op::params[k].joined)
+            words.back() += Op::params[k].joined + value;
           else
             words.push_back(value);
           name += std::string("_") + Op::params[k].name + "_" + value_name(value);
         }
-        cases.push_back({name, parse_stage(Op::name, words)});
+        // Values that each parse may disagree (levels' B at or above W):
+        // the op's check() refuses those, and its own tests pin that.
+        try {
+          cases.push_back({name, parse_stage(Op::name, words)});
+        } catch (const UsageError&) {
+          if (!HasCheck<Op>::value) throw;
+        }
       }
   });
   return cases;

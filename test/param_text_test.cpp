@@ -1,0 +1,74 @@
+// The parameter types op headers declare (kernels/param_values.hpp), read
+// and printed back by lib/param_text.cpp: fractions, lists of numbers and
+// ranges that exclude their minimum.
+#include <gtest/gtest.h>
+
+#include "error.hpp"
+#include "number_lists.hpp"
+#include "param_text.hpp"
+#include "pipeline.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+constexpr ParamSpec kFraction{"T", ParamType::fraction, 0, 1, "a level"};
+constexpr ParamSpec kAboveZero = ParamSpec{"G", ParamType::real, 0, 10, "a gamma"}.above_min();
+constexpr ParamSpec kList = ParamSpec{"K", ParamType::list, -5, 5, "weights"}.counts(2, 4);
+
+std::string refusal(const ParamSpec& spec, const std::string& text) {
+  try {
+    parse_param("--op: " + std::string(spec.name), spec, text);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ParamText, FractionsArePlainOrPercent) {
+  EXPECT_EQ(parse_param("x", kFraction, "0.25").number, 0.25);
+  EXPECT_EQ(parse_param("x", kFraction, "25%").number, 0.25);
+  EXPECT_EQ(parse_param("x", kFraction, "12.5%").number, 0.125);
+  EXPECT_EQ(parse_param("x", kFraction, "100%").number, 1);
+  EXPECT_EQ(parse_param("x", kFraction, "0%").number, 0);
+  for (const char* bad : {"%", "25 %", "101%", "1.01", "-1%", "0x1", "25%%", ""})
+    EXPECT_EQ(refusal(kFraction, bad),
+              std::string("--op: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, got '") + bad + "'");
+  EXPECT_EQ(param_text(kFraction, parse_param("x", kFraction, "40%")), "0.4");
+}
+
+TEST(ParamText, AnExcludedMinimumIsRefusedAndSaidSo) {
+  EXPECT_EQ(refusal(kAboveZero, "0"), "--op: G must be a decimal number above 0, at most 10, got '0'");
+  EXPECT_EQ(refusal(kAboveZero, "-0"), "--op: G must be a decimal number above 0, at most 10, got '-0'");
+  EXPECT_EQ(parse_param("x", kAboveZero, "1e-300").number, 1e-300);
+  EXPECT_EQ(parse_param("x", kAboveZero, "10").number, 10);
+}
+
+TEST(ParamText, ListsKeepTheirNumbersInOrder) {
+  const ParamValue v = parse_param("x", kList, "1,-2.5,0.125,5");
+  EXPECT_EQ(v.list.count, 4);
+  EXPECT_EQ(number_list(v.list), (std::vector<double>{1, -2.5, 0.125, 5}));
+  EXPECT_EQ(param_text(kList, v), "1,-2.5,0.125,5");
+  const std::string form = "--op: K must be 2 to 4 numbers between commas, each from -5 to 5, got '";
+  for (const char* bad : {"1", "1,2,3,4,5", "1,,2", "1,2,", ",1,2", "1,6", "1;2", "1, 2", ""})
+    EXPECT_EQ(refusal(kList, bad), form + bad + "'");
+}
+
+// How a joined word reads in --help and in the messages about it.
+struct Joined {
+  static constexpr std::array<ParamSpec, 4> params{
+      {{"S", ParamType::real, 0, 1, "s"},
+       ParamSpec{"A", ParamType::real, 0, 1, "a"}.after(',').or_default(1),
+       ParamSpec{"T", ParamType::real, 0, 1, "t"}.after(',').or_default(0),
+       {"R", ParamType::integer, 0, 1, "r"}}};
+};
+
+TEST(ParamText, JoinedValuesReadAsOneWord) {
+  EXPECT_EQ(word_form<Joined>(0), "S[,A[,T]]");
+  EXPECT_EQ(word_form<Joined>(2), "S[,A[,T]]");
+  EXPECT_EQ(word_form<Joined>(3), "R");
+  EXPECT_EQ(words_form<Joined>(), "S[,A[,T]] R");
+  EXPECT_EQ(words_taken<Joined>(), 2u);
+}
+
+}  // namespace
+}  // namespace gpuimg::test
