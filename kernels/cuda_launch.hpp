@@ -78,6 +78,13 @@ bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 cudaError_t launch_remap(const CudaStage& s, const AxisMap& map);
 cudaError_t launch_resample(const CudaStage& s);
+// A pass of table stages, through the tables in the stage's data
+// (tables.hpp); its record is the pass's first.
+cudaError_t launch_lookup(const CudaStage& s);
+// Each channel's smallest and largest sample of the image at `src`, into
+// lo_hi (8 unsigned: lo and hi of channel 0, then 1, ...; alpha's left as
+// they start): what a pass that reads its input's range waits for.
+cudaError_t launch_channel_ranges(const void* src, const Shape& shape, unsigned* lo_hi, cudaStream_t stream);
 
 // cudaSuccess when this binary holds code the current device can run.
 cudaError_t check_kernel_image();
@@ -96,6 +103,8 @@ inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage&
       result = launch_remap(s, Op::map(rec.get<Op>(), rec.in));
     else if constexpr (Op::kind == Kind::resample)
       result = launch_resample(s);
+    else if constexpr (Op::kind == Kind::table)
+      result = launch_lookup(s);
     else
       result = static_cast<cudaError_t>(Op::launch(s, rec.get<Op>()));
   });

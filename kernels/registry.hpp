@@ -11,11 +11,16 @@
 #include "ops/blur.hpp"
 #include "ops/crop.hpp"
 #include "ops/flip.hpp"
+#include "ops/gamma.hpp"
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
+#include "ops/levels.hpp"
+#include "ops/linear.hpp"
+#include "ops/normalize.hpp"
 #include "ops/resize.hpp"
 #include "ops/rotate.hpp"
 #include "ops/sharpen.hpp"
+#include "ops/threshold.hpp"
 #include "ops/transpose.hpp"
 
 #define GPUIMG_OPS(X) \
@@ -28,7 +33,12 @@
   X(Flop)             \
   X(Rotate)           \
   X(Transpose)        \
-  X(Resize)
+  X(Resize)           \
+  X(Levels)           \
+  X(Gamma)            \
+  X(Linear)           \
+  X(Thresholding)     \
+  X(Normalize)
 
 namespace gpuimg {
 
@@ -105,9 +115,13 @@ GPUIMG_OPS(GPUIMG_OP_SLOT)
 // One stage of a pipeline as it travels to the GPU: the op id, the halo its
 // tile needs (stencil ops), its input and output shapes (set by the planner,
 // lib/plan.hpp) and that op's typed parameters, resolved for that input.
+// span, also the planner's: how many stages, from this one, run as one
+// pass (consecutive table stages fuse); 0 where this one runs in a pass
+// before it.
 struct OpRecord {
   OpId id;
   std::int32_t halo;
+  std::int32_t span;
   Shape in, out;
   OpParams params;
 
@@ -119,6 +133,7 @@ template <class Op> OpRecord make_record(const typename Op::Params& p) {
   static_assert(std::is_trivially_copyable<OpRecord>::value, "records travel to the GPU by copy");
   OpRecord r{};
   r.id = OpIdOf<Op>::value;
+  r.span = 1;
   if constexpr (Op::kind == Kind::stencil) r.halo = Op::halo(p);
   ParamSlot<Op>::set(r.params, p);
   return r;

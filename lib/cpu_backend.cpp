@@ -1,8 +1,9 @@
 // The CPU backend: the same per-pixel code as the CUDA kernels, with rows
 // spread over every core. Each stage runs by its op's kind, as on the GPU:
 // point and stencil ops through run_rows, remaps in cpu_remap.cpp,
-// resamples in cpu_resample.cpp, custom ops through their own run_cpu. Stages ping-pong between two buffers as
-// large as the largest stage's output (run_cpu).
+// resamples in cpu_resample.cpp, a pass of table stages in cpu_table.cpp,
+// custom ops through their own run_cpu. Stages ping-pong between two
+// buffers as large as the largest stage's output (run_cpu).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "backend.hpp"
 #include "cpu_remap.hpp"
 #include "cpu_resample.hpp"
+#include "cpu_table.hpp"
 #include "parallel.hpp"
 #include "plan.hpp"
 #include "view.hpp"
@@ -107,6 +109,8 @@ void run_stage(const OpRecord& rec, const CpuStage& s) {
       remap_cpu(s, Op::map(p, rec.in));
     } else if constexpr (Op::kind == Kind::resample) {
       resample_cpu(s, unpack_resample(s.data, s.data));
+    } else if constexpr (Op::kind == Kind::table) {
+      lookup_cpu(s);
     } else {
       Op::run_cpu(s, p);
     }
@@ -129,9 +133,16 @@ void run_cpu(Image& img, const Pipeline& pipeline, RunTimes* times, int threads)
   if (img.data.size() < largest) img.data.resize(largest);
   std::uint8_t* src = img.data.data();
   std::uint8_t* dst = scratch.get();
-  for (const OpRecord& rec : planned) {
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    const OpRecord& rec = planned[i];
+    if (rec.span == 0) {  // ran in the pass before it
+      if (times) times->stage_ms.push_back(0);
+      continue;
+    }
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<std::int32_t> data = stage_data(rec);
+    const std::vector<std::int32_t> data = is_table_stage(rec) && pass_reads_range(planned, i)
+                                               ? pass_tables(planned, i, channel_ranges_cpu(src, rec.in, threads))
+                                               : stage_data(planned, i);
     run_stage(rec, CpuStage{src, dst, rec.in, rec.out, threads, data.empty() ? nullptr : data.data()});
     std::swap(src, dst);
     if (times)

@@ -18,6 +18,7 @@
 #include "cuda_resources.hpp"
 #include "error.hpp"
 #include "plan.hpp"
+#include "table_pass.hpp"
 
 namespace gpuimg {
 namespace {
@@ -62,11 +63,32 @@ struct CudaLane::State {
   // Each planned stage's data (stage_data in plan.hpp), on the host and in
   // `data` on the device; empty and null where it has none.
   std::vector<std::vector<std::int32_t>> host_data;
-  std::vector<const std::int32_t*> device_data;
+  std::vector<std::int32_t*> device_data;
   DeviceBuffer data;
+  DeviceBuffer ranges;  // launch_channel_ranges' result
 
   void upload_plan(const Shape& input, cudaStream_t stream);
+  void make_tables(std::size_t stage, const void* input, cudaStream_t stream);
 };
+
+// A table pass that reads its input's range waits for it here: the range
+// comes back to the host, which makes the tables (a few microseconds at 8
+// bits) and sends them up into the room upload_plan left.
+void CudaLane::State::make_tables(std::size_t stage, const void* input, cudaStream_t stream) {
+  const Shape& shape = planned[stage].in;
+  ranges.reserve(8 * sizeof(unsigned), "the image's range");
+  auto* lo_hi = static_cast<unsigned*>(ranges.get());
+  check_cuda(launch_channel_ranges(input, shape, lo_hi, stream), "finding the image's range");
+  unsigned found[8];
+  check_cuda(cudaMemcpyAsync(found, lo_hi, sizeof found, cudaMemcpyDeviceToHost, stream), "finding the image's range");
+  check_cuda(cudaStreamSynchronize(stream), "finding the image's range");
+  std::vector<ChannelRange> range;
+  for (int c = 0; c < colour_channels(shape); ++c) range.push_back({std::int32_t(found[2 * c]), std::int32_t(found[2 * c + 1])});
+  host_data[stage] = pass_tables(planned, stage, range);
+  check_cuda(cudaMemcpyAsync(device_data[stage], host_data[stage].data(),
+                             sizeof(std::int32_t) * host_data[stage].size(), cudaMemcpyHostToDevice, stream),
+             "uploading the stages' tables");
+}
 
 void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
   planned = plan_pipeline(pipeline, input);
@@ -74,8 +96,8 @@ void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
   host_data.clear();
   std::vector<std::size_t> at;
   std::size_t entries = 0;
-  for (const OpRecord& rec : planned) {
-    host_data.push_back(stage_data(rec));
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    host_data.push_back(stage_data(planned, i));
     at.push_back(entries);
     entries += host_data.back().size();
   }
@@ -158,6 +180,11 @@ void CudaLane::run(Image& img, RunTimes* times) {
   void* dst = s.pong.get();
   for (int i = 0; i < stages; ++i) {
     const OpRecord& rec = s.planned[i];
+    if (rec.span == 0) {  // ran in the pass before it
+      mark();
+      continue;
+    }
+    if (is_table_stage(rec) && pass_reads_range(s.planned, i)) s.make_tables(i, src, stream);
     const CudaStage stage{src, dst, rec.in, rec.out, s.scratch.get(), stream, s.word_tables[i], s.device_data[i],
                           s.host_data[i].empty() ? nullptr : s.host_data[i].data()};
     check_cuda(launch_stage(rec, i, stage, static_cast<const OpRecord*>(s.ops.get())),

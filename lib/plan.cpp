@@ -4,8 +4,23 @@
 
 #include "error.hpp"
 #include "image.hpp"
+#include "table_pass.hpp"
 
 namespace gpuimg {
+namespace {
+
+// Each run of consecutive table stages becomes one pass, led by its first.
+void fuse_table_stages(Pipeline& planned) {
+  for (std::size_t i = 0; i < planned.size();) {
+    std::size_t end = i + 1;
+    if (is_table_stage(planned[i]))
+      while (end < planned.size() && is_table_stage(planned[end])) planned[end++].span = 0;
+    planned[i].span = static_cast<std::int32_t>(end - i);
+    i = end;
+  }
+}
+
+}  // namespace
 
 Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64_t max_pixels,
                        const std::string& subject) {
@@ -35,6 +50,7 @@ Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64
                                     std::to_string(max_pixels));
     shape = rec.out;
   }
+  fuse_table_stages(planned);
   return planned;
 }
 
@@ -48,7 +64,12 @@ std::size_t largest_buffer(const Pipeline& planned) {
   return static_cast<std::size_t>(most);
 }
 
-std::vector<std::int32_t> stage_data(const OpRecord& rec) {
+std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i) {
+  const OpRecord& rec = planned.at(i);
+  if (rec.span == 0) return {};
+  if (is_table_stage(rec))
+    return pass_reads_range(planned, i) ? std::vector<std::int32_t>(pass_table_entries(planned, i))
+                                        : pass_tables(planned, i);
   std::vector<std::int32_t> data;
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;

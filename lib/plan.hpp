@@ -30,10 +30,13 @@ Shape planned_output(const Pipeline& planned, const Shape& input);
 // buffers the stages ping-pong between must hold.
 std::size_t largest_buffer(const Pipeline& planned);
 
-// A planned stage's data, built on the host once per plan and used by both
-// backends (the GPU's copy uploaded beside the records): a resample stage's
-// tables; empty for the other kinds.
-std::vector<std::int32_t> stage_data(const OpRecord& planned);
+// The data of the pass that planned[i] leads, built on the host once per
+// plan and used by both backends (the GPU's copy uploaded beside the
+// records): a resample stage's tables, a table pass's composed tables
+// (table_pass.hpp); empty for the other kinds and for stages that lead no
+// pass. A table pass that reads its input's range gets room for its
+// tables, made when that range is known.
+std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i);
 
 Shape shape_of(const Image& img);
 // From a header; a side past kMaxSide (which no decoder gives) as kMaxSide.

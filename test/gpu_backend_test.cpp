@@ -11,6 +11,7 @@
 #include "gpu.hpp"
 #include "image_compare.hpp"
 #include "op_cases.hpp"
+#include "table_chains.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -131,6 +132,21 @@ TEST(GpuBackend, WideSingleRow) {
   GPUIMG_REQUIRE_GPU();
   expect_backends_agree(random_image(1 << 20, 1, 4, Depth::U8, 6),
                         {parse_stage("blur", {"300"}), parse_stage("sharpen", {"2.5"})});
+}
+
+// Each chain as one pass, on narrow and full ranges, at sizes whose sample
+// counts end inside a thread's group of vectors, and one of many blocks.
+TEST(GpuBackend, TablePassesAgree) {
+  GPUIMG_REQUIRE_GPU();
+  for (const auto& chain : table_chains())
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : {std::pair{1, 1}, std::pair{37, 23}, std::pair{1927, 1081}}) {
+          const Image in = random_image(w, h, channels, d, 5 + channels);
+          SCOPED_TRACE(describe(stages(chain).front()) + "... on " + shape(in));
+          expect_backends_agree(in, stages(chain));
+          expect_backends_agree(narrow_ranges(in), stages(chain));
+        }
 }
 
 TEST(GpuBackend, ReportsStageTimes) {

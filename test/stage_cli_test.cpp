@@ -36,6 +36,17 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--crop", "10x10+400+0"}, 1, "scene.png: stage 1 (crop GEOMETRY=10x10+400+0): the region lies outside the 320x200 image"},
       {{"--resize", "100000%"}, 1, "stage 1 (resize SIZE=100000% FILTER=lanczos3) would make 320000x200000 pixels, more than --max-pixels"},
       {{"--crop", "8x8", "--resize", "1000x1000", "--max-pixels", "100000"}, 1, "stage 2 (resize SIZE=1000x1000"},
+      {{"--levels", "0.9,0.1"}, 2, "--levels: B must be below W"},
+      {{"--levels", "10%,10%"}, 2, "--levels: B must be below W"},
+      {{"--levels", "0.1"}, 2, "--levels: W is missing: expected B,W[,G], got '0.1'"},
+      {{"--levels", "0.1,0.9,0"}, 2, "--levels: G must be a decimal number above 0, at most 100, got '0'"},
+      {{"--levels", "0.1,0.9,1,2"}, 2, "--levels: unexpected ',2' in '0.1,0.9,1,2'"},
+      {{"--levels", "-1%,50%"}, 2, "--levels: B must be a fraction from 0 to 1 or a percentage from 0% to 100%, got '-1%'"},
+      {{"--gamma", "0"}, 2, "--gamma: G must be a decimal number above 0, at most 100, got '0'"},
+      {{"--threshold", "150%"}, 2, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, got '150%'"},
+      {{"--threshold", "%"}, 2, "--threshold: T must be"},
+      {{"--linear", "1,"}, 2, "--linear: nothing after ',' in '1,'"},
+      {{"--linear", "1"}, 2, "--linear: B is missing: expected A,B, got '1'"},
   };
   for (const Refusal& bad : refusals) {
     SCOPED_TRACE(bad.ops.front() + " " + bad.ops[1]);

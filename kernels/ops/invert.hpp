@@ -2,7 +2,7 @@
 #include <array>
 
 #include "op_spec.hpp"
-#include "pixel.hpp"
+#include "tables.hpp"
 
 namespace gpuimg {
 
@@ -10,7 +10,7 @@ struct Invert {
   static constexpr const char* name = "invert";
   static constexpr const char* summary = "Negate the colour channels: max - v. Alpha is unchanged.";
   static constexpr const char* example = "--invert";
-  static constexpr Kind kind = Kind::point;
+  static constexpr Kind kind = Kind::table;
 
   struct Params {};
   static constexpr std::array<ParamSpec, 0> params{};
@@ -20,14 +20,7 @@ struct Invert {
   // 8-bit, but up to 2.2 at RGBA 8-bit and 2.6 at RGBA 16-bit, alpha kept.
   static CpuCost cpu_cost(const Params&) { return {2.5, 3}; }
 
-  template <class View>
-  GPUIMG_HD static void apply(const View& in, int x, int y, const Params&, typename View::value_type* out) {
-    using T = typename View::value_type;
-    for (int c = 0; c < in.channels; ++c) {
-      const T v = in.at(x, y, c);
-      out[c] = is_alpha(c, in.channels) ? v : T(SampleTraits<T>::max - v);
-    }
-  }
+  static std::int32_t map(const Params&, std::int32_t v, const TableContext& t) { return t.max - v; }
 };
 
 }  // namespace gpuimg

@@ -30,14 +30,69 @@ inline int at_clamped(const Image& img, int x, int y, int c) {
   return sample(img, (static_cast<std::size_t>(y) * img.width + x) * img.channels + c);
 }
 
+// f(v, max, channel) for every colour sample; alpha kept.
+template <class F> Image each_colour_sample(const Image& in, const F& f) {
+  Image out = in;
+  const int hi = max_sample(in.depth);
+  const bool alpha = in.channels == 2 || in.channels == 4;
+  for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i) {
+    const int c = static_cast<int>(i % in.channels);
+    if (!(alpha && c == in.channels - 1)) put(out, i, f(sample(in, i), hi, c));
+  }
+  return out;
+}
+
 template <> struct Oracle<Invert> {
   static Image expected(const Image& in, const Invert::Params&) {
-    Image out = in;
-    const int hi = max_sample(in.depth);
-    const bool alpha = in.channels == 2 || in.channels == 4;
-    for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i)
-      if (!(alpha && i % in.channels == static_cast<std::size_t>(in.channels - 1))) put(out, i, hi - sample(in, i));
-    return out;
+    return each_colour_sample(in, [](int v, int hi, int) { return hi - v; });
+  }
+};
+
+template <> struct Oracle<Levels> {
+  static Image expected(const Image& in, const Levels::Params& p) {
+    return each_colour_sample(in, [&](int v, int hi, int) {
+      const double x = std::min(std::max((double(v) / hi - p.black) / (p.white - p.black), 0.0), 1.0);
+      return static_cast<long long>(std::floor(hi * std::pow(x, 1 / p.gamma) + 0.5));
+    });
+  }
+};
+
+template <> struct Oracle<Gamma> {
+  static Image expected(const Image& in, const Gamma::Params& p) {
+    return each_colour_sample(in, [&](int v, int hi, int) {
+      return static_cast<long long>(std::floor(hi * std::pow(double(v) / hi, 1 / p.gamma) + 0.5));
+    });
+  }
+};
+
+template <> struct Oracle<Linear> {
+  static Image expected(const Image& in, const Linear::Params& p) {
+    return each_colour_sample(in, [&](int v, int hi, int) {
+      const double r = p.scale * v + p.offset * hi;
+      const double rounded = r < 0 ? -std::floor(-r + 0.5) : std::floor(r + 0.5);  // half away from zero
+      return static_cast<long long>(std::min(std::max(rounded, 0.0), double(hi)));
+    });
+  }
+};
+
+template <> struct Oracle<Thresholding> {
+  static Image expected(const Image& in, const Thresholding::Params& p) {
+    return each_colour_sample(in, [&](int v, int hi, int) { return v >= p.level * hi ? hi : 0; });
+  }
+};
+
+template <> struct Oracle<Normalize> {
+  static Image expected(const Image& in, const Normalize::Params&) {
+    std::vector<long long> lo(in.channels, 1 << 30), hi(in.channels, -1);
+    for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i) {
+      const int c = static_cast<int>(i % in.channels);
+      lo[c] = std::min<long long>(lo[c], sample(in, i));
+      hi[c] = std::max<long long>(hi[c], sample(in, i));
+    }
+    return each_colour_sample(in, [&](int v, int m, int c) -> long long {
+      if (hi[c] <= lo[c]) return v;
+      return (2 * (v - lo[c]) * m + (hi[c] - lo[c])) / (2 * (hi[c] - lo[c]));
+    });
   }
 };
 

@@ -1,0 +1,197 @@
+// The table skeleton: a pass of table stages (lib/table_pass.hpp) looks
+// every colour sample up in its composed tables, in one read and one write
+// of the image. As in point.cu, a thread moves a group of whole 16-byte
+// vectors (16 bytes, or 48 where a pixel is 3 or 6 bytes), so that each
+// sample's channel is known at compile time.
+//
+// The tables sit in shared memory as the sample type: C x 256 bytes at
+// 8 bits; at 16 bits one 128 KiB table where the colour channels share it
+// (every pass without --normalize), and the global int32 tables, through
+// the read-only cache, where each channel has its own.
+//
+// A pass that reads its input's range first runs channel_ranges_kernel:
+// each thread's smallest and largest sample per channel, then the warp's
+// (__reduce_min_sync), then one atomic per warp.
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda_launch.hpp"
+#include "tables.hpp"
+
+namespace gpuimg {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMax16 = 65535;
+
+// Samples per group: the fewest whole 16-byte vectors that hold whole pixels.
+template <class T, int C> constexpr int group_samples() {
+  constexpr int vectors = (C * sizeof(T)) % 3 == 0 ? 3 : 1;
+  return vectors * 16 / static_cast<int>(sizeof(T));
+}
+
+template <class T, int C> struct Group {
+  static constexpr int N = group_samples<T, C>();
+  union {
+    uint4 v[N * sizeof(T) / 16];
+    T s[N];
+  };
+};
+
+template <class T, int C, class Lookup>
+__device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __restrict__ dst, long long samples,
+                                               const Lookup& lookup) {
+  using G = Group<T, C>;
+  const long long groups = samples / G::N;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
+    G in, out;
+#pragma unroll
+    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) in.v[k] = reinterpret_cast<const uint4*>(src)[g * (G::N * sizeof(T) / 16) + k];
+#pragma unroll
+    for (int k = 0; k < G::N; ++k) out.s[k] = lookup(k % C, in.s[k]);
+#pragma unroll
+    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) reinterpret_cast<uint4*>(dst)[g * (G::N * sizeof(T) / 16) + k] = out.v[k];
+  }
+  // The last samples, fewer than a group, one per thread of the first block.
+  const long long i = groups * G::N + threadIdx.x;
+  if (blockIdx.x == 0 && i < samples) dst[i] = lookup(static_cast<int>(i % C), src[i]);
+}
+
+// 8-bit, and 16-bit with one shared table: the tables in shared memory.
+template <class T, int C>
+__global__ void __launch_bounds__(kThreads) lookup_shared_kernel(const T* __restrict__ src, T* __restrict__ dst,
+                                                                  long long samples, TableData tables) {
+  extern __shared__ unsigned char smem[];
+  T* table = reinterpret_cast<T*>(smem);
+  constexpr bool per_channel = sizeof(T) == 1;
+  const int entries = tables.max + 1;
+  for (int c = 0; c < (per_channel ? C : 1); ++c)
+    for (int v = threadIdx.x; v < entries; v += blockDim.x)
+      table[c * entries + v] = T(is_alpha(c, C) ? v : tables.table(c)[v]);
+  __syncthreads();
+  look_up_groups<T, C>(src, dst, samples, [&](int c, T v) {
+    if (is_alpha(c, C)) return v;
+    return table[(per_channel ? c : 0) * entries + v];
+  });
+}
+
+// 16-bit with a table per colour channel: too large for shared memory.
+template <int C>
+__global__ void __launch_bounds__(kThreads) lookup_global_kernel(const std::uint16_t* __restrict__ src,
+                                                                  std::uint16_t* __restrict__ dst, long long samples,
+                                                                  TableData tables) {
+  look_up_groups<std::uint16_t, C>(src, dst, samples, [&](int c, std::uint16_t v) {
+    return is_alpha(c, C) ? v : std::uint16_t(__ldg(tables.table(c) + v));
+  });
+}
+
+template <class T, int C>
+__global__ void __launch_bounds__(kThreads) channel_ranges_kernel(const T* __restrict__ src, long long samples,
+                                                                   unsigned* __restrict__ lo_hi) {
+  using G = Group<T, C>;
+  unsigned lo[C], hi[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) lo[c] = 0xffffffffu, hi[c] = 0;
+  const long long groups = samples / G::N;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
+    G in;
+#pragma unroll
+    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) in.v[k] = reinterpret_cast<const uint4*>(src)[g * (G::N * sizeof(T) / 16) + k];
+#pragma unroll
+    for (int k = 0; k < G::N; ++k) {
+      lo[k % C] = min(lo[k % C], unsigned(in.s[k]));
+      hi[k % C] = max(hi[k % C], unsigned(in.s[k]));
+    }
+  }
+  const long long i = groups * G::N + threadIdx.x;
+  if (blockIdx.x == 0 && i < samples) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if (i % C == c) lo[c] = min(lo[c], unsigned(src[i])), hi[c] = max(hi[c], unsigned(src[i]));
+  }
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const unsigned l = __reduce_min_sync(0xffffffffu, lo[c]), h = __reduce_max_sync(0xffffffffu, hi[c]);
+    if (threadIdx.x % 32 == 0 && !is_alpha(c, C)) {
+      atomicMin(lo_hi + 2 * c, l);
+      atomicMax(lo_hi + 2 * c + 1, h);
+    }
+  }
+}
+
+template <class Kernel> cudaError_t grid_for(Kernel kernel, std::size_t smem, long long groups, int& blocks) {
+  int resident = 0;
+  if (cudaError_t e = resident_blocks(kernel, kThreads, smem, resident); e != cudaSuccess) return e;
+  blocks = static_cast<int>(std::clamp<long long>((groups + kThreads - 1) / kThreads, 1, resident));
+  return cudaSuccess;
+}
+
+template <class T, int C> cudaError_t lookup(const CudaStage& s) {
+  const long long samples = 1LL * s.in.width * s.in.height * C;
+  const long long groups = samples / group_samples<T, C>();
+  const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
+  const auto* src = static_cast<const T*>(s.src);
+  auto* dst = static_cast<T*>(s.dst);
+  int blocks = 0;
+  if constexpr (sizeof(T) == 2) {
+    if (!tables.shared()) {
+      if (cudaError_t e = grid_for(lookup_global_kernel<C>, 0, groups, blocks); e != cudaSuccess) return e;
+      lookup_global_kernel<C><<<blocks, kThreads, 0, s.stream>>>(src, dst, samples, tables);
+      return cudaGetLastError();
+    }
+  }
+  const std::size_t smem = (sizeof(T) == 1 ? C : 1) * std::size_t(tables.max + 1) * sizeof(T);
+  const auto kernel = lookup_shared_kernel<T, C>;
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      e != cudaSuccess)
+    return e;
+  if (cudaError_t e = grid_for(kernel, smem, groups, blocks); e != cudaSuccess) return e;
+  kernel<<<blocks, kThreads, smem, s.stream>>>(src, dst, samples, tables);
+  return cudaGetLastError();
+}
+
+template <class F> cudaError_t with_type(const Shape& shape, F&& f) {
+  const auto channels = [&](auto zero) -> cudaError_t {
+    using T = decltype(zero);
+    switch (shape.channels) {
+      case 1: return f(T{}, std::integral_constant<int, 1>{});
+      case 2: return f(T{}, std::integral_constant<int, 2>{});
+      case 3: return f(T{}, std::integral_constant<int, 3>{});
+      case 4: return f(T{}, std::integral_constant<int, 4>{});
+      default: return cudaErrorInvalidValue;
+    }
+  };
+  return shape.bytes == 1 ? channels(std::uint8_t{}) : channels(std::uint16_t{});
+}
+
+bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+cudaError_t launch_lookup(const CudaStage& s) {
+  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || !s.data) return cudaErrorInvalidValue;
+  return with_type(s.in, [&](auto zero, auto c) { return lookup<decltype(zero), decltype(c)::value>(s); });
+}
+
+cudaError_t launch_channel_ranges(const void* src, const Shape& shape, unsigned* lo_hi, cudaStream_t stream) {
+  if (!aligned(src)) return cudaErrorInvalidValue;
+  // lo starts at the largest unsigned, hi at 0: every even byte 0xff first.
+  if (cudaError_t e = cudaMemsetAsync(lo_hi, 0, 8 * sizeof(unsigned), stream); e != cudaSuccess) return e;
+  for (int c = 0; c < 4; ++c)
+    if (cudaError_t e = cudaMemsetAsync(lo_hi + 2 * c, 0xff, sizeof(unsigned), stream); e != cudaSuccess) return e;
+  return with_type(shape, [&](auto zero, auto c) -> cudaError_t {
+    using T = decltype(zero);
+    constexpr int C = decltype(c)::value;
+    const long long samples = 1LL * shape.width * shape.height * C;
+    int blocks = 0;
+    if (cudaError_t e = grid_for(channel_ranges_kernel<T, C>, 0, samples / group_samples<T, C>(), blocks);
+        e != cudaSuccess)
+      return e;
+    channel_ranges_kernel<T, C><<<blocks, kThreads, 0, stream>>>(static_cast<const T*>(src), samples, lo_hi);
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,39 @@
+#pragma once
+// Table stages (Kind::table): ops that map each colour sample by its value
+// alone, alpha kept. Each declares
+//   static std::int32_t map(const Params&, std::int32_t v, const TableContext&);
+// the output for input v, in [0, max], computed on the host for every
+// possible v (in double precision where the definition says so), so that
+// both backends only look the results up. Every table op is monotone in v
+// (the tests check it): a run of them composes into one table per channel
+// (lib/table_pass.hpp) whose input range maps to the range after it, which
+// is what lets --normalize fuse with the stages around it. An op that reads
+// its input's range (normalize) declares `reads_range = true`.
+#include <cstdint>
+
+#include "pixel.hpp"
+
+namespace gpuimg {
+
+struct TableContext {
+  std::int32_t max;     // the largest sample: 255 or 65535
+  std::int32_t lo, hi;  // this channel's smallest and largest value in the stage's input, for ops that read them
+};
+
+template <class Op, class = void> struct ReadsRange : std::false_type {};
+template <class Op> struct ReadsRange<Op, std::void_t<decltype(Op::reads_range)>> {
+  static constexpr bool value = Op::reads_range;
+};
+
+// A table pass's data, as both backends read it: the word `shared` (1: the
+// colour channels share the first table; 0: colour channel c has table c),
+// then tables of max + 1 entries each. Alpha has none: it is kept.
+struct TableData {
+  const std::int32_t* data;
+  std::int32_t max;
+
+  GPUIMG_HD bool shared() const { return data[0] != 0; }
+  GPUIMG_HD const std::int32_t* table(int c) const { return data + 1 + (shared() ? 0 : c) * (max + 1); }
+};
+
+}  // namespace gpuimg
