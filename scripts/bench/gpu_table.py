@@ -32,7 +32,10 @@ def target(op, size):
     """The issues' limit for gpuimg's op on an input of `size`, as a multiple
     of that input's copy (issue 3: invert, sharpen, blur; issue 21: the
     geometry ops, grayscale, and lanczos3 halving the size; its 4K-to-8K
-    limit is against the 8K copy, which the 4K table has no row for)."""
+    limit is against the 8K copy, which the 4K table has no row for; issue
+    22: a chain of five table stages, fused)."""
+    if "+" in op:
+        return 1.1 if op.count("+") == 4 else None  # issue 22: five point stages in one pass
     name, _, param = op.partition("_")
     if name == "resize":
         fields = dict(p.split("=") for p in param.split("_"))

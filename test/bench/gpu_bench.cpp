@@ -111,6 +111,13 @@ std::string label(const OpRecord& rec) {
   return text;
 }
 
+// A fused pass: its stages' labels joined by '+'.
+std::string label(const Pipeline& pass) {
+  std::string text;
+  for (const OpRecord& rec : pass) text += (text.empty() ? "" : "+") + label(rec);
+  return text;
+}
+
 // One image shape's buffers: `sets` inputs, all holding the same random
 // bytes, and as many outputs (of out_bytes, the largest any stage writes),
 // so consecutive runs rotate past the L2.
@@ -227,6 +234,7 @@ class NppRows {
     const std::size_t out_bytes = rec.out.byte_size();
     const auto reference = download(f.output(), out_bytes);
     check(cudaMemset(f.output(), 0, out_bytes), "cudaMemset");
+    npp_.prepare(rec, gpuimg_stage);
     NppStatus status = NPP_NO_ERROR;
     const double ms = timer.median_ms(most, [&](int i) {
       CudaStage stage = f.stage(i, rec);
@@ -269,13 +277,22 @@ int bench(int most) {
   const std::vector<BenchShape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
                                      {3840, 2160, 1, 2, "gray16"}, {7680, 4320, 1, 2, "gray16"}};
-  Pipeline records = {parse_stage("invert", {}),    parse_stage("sharpen", {"1"}),   parse_stage("sharpen", {"0.7"}),
-                      parse_stage("grayscale", {}), parse_stage("flip", {}),         parse_stage("flop", {}),
-                      parse_stage("rotate", {"90"}), parse_stage("rotate", {"180"}), parse_stage("transpose", {}),
-                      parse_stage("crop", {"1x1"})};
-  for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
+  // Each entry one pass: one stage, or table stages that fuse.
+  std::vector<Pipeline> entries;
+  for (const char* op : {"invert", "grayscale", "flip", "flop", "transpose"}) entries.push_back({parse_stage(op, {})});
+  entries.push_back({parse_stage("sharpen", {"1"})});
+  entries.push_back({parse_stage("sharpen", {"0.7"})});
+  entries.push_back({parse_stage("rotate", {"90"})});
+  entries.push_back({parse_stage("rotate", {"180"})});
+  entries.push_back({parse_stage("crop", {"1x1"})});
+  entries.push_back({parse_stage("levels", {"5%,95%,1.2"})});
+  entries.push_back({parse_stage("levels", {"5%,95%"}), parse_stage("gamma", {"1.8"}),
+                     parse_stage("linear", {"1.2,-0.1"}), parse_stage("invert", {}),
+                     parse_stage("threshold", {"30%"})});
+  entries.push_back({parse_stage("normalize", {})});
+  for (const char* r : {"1", "3", "8", "25", "64", "256"}) entries.push_back({parse_stage("blur", {r})});
   for (const char* size : {"50%", "200%"})
-    for (const char* filter : Resize::filters) records.push_back(parse_stage("resize", {std::string(size) + ":" + filter}));
+    for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
 
   cudaStream_t s;
   check(cudaStreamCreate(&s), "cudaStreamCreate");
@@ -288,31 +305,37 @@ int bench(int most) {
   NppRows npp(s);
 #endif
   for (const BenchShape& sh : shapes) {
-    // Each record planned alone, for this input shape. The crop keeps the
+    // Each entry planned alone, for this input shape. The crop keeps the
     // middle 3/4 of each side.
     const Shape input{sh.width, sh.height, sh.channels, sh.bytes_per_sample};
-    Pipeline planned;
-    for (OpRecord rec : records) {
-      if (rec.id == OpId::Crop)
-        rec = parse_stage("crop", {std::to_string(sh.width * 3 / 4) + "x" + std::to_string(sh.height * 3 / 4)});
-      planned.push_back(plan_pipeline({rec}, input).front());
+    std::vector<Pipeline> plans;
+    for (Pipeline entry : entries) {
+      if (entry.front().id == OpId::Crop)
+        entry = {parse_stage("crop", {std::to_string(sh.width * 3 / 4) + "x" + std::to_string(sh.height * 3 / 4)})};
+      plans.push_back(plan_pipeline(entry, input));
+      if (plans.back().front().span != static_cast<int>(entry.size()))
+        throw std::logic_error("a benchmark entry is not one pass");
     }
-    std::size_t out_bytes = 0;
-    for (const OpRecord& rec : planned) out_bytes = std::max<std::size_t>(out_bytes, rec.out.byte_size());
-    const Frames f(sh, scratch_bytes(planned), out_bytes, s);
+    std::size_t out_bytes = 0, scratch = 0;
+    for (const Pipeline& plan : plans) {
+      out_bytes = std::max<std::size_t>(out_bytes, plan.front().out.byte_size());
+      scratch = std::max(scratch, scratch_bytes(plan));
+    }
+    const Frames f(sh, scratch, out_bytes, s);
     const std::string size = size_name(sh);
     const double copy = timer.median_ms(most, [&](int i) { f.copy(i); });
     row("copy", size, sh.name, "cudaMemcpy", f.bytes(), format_ms(copy), "");
 #if GPUIMG_BENCH_NPP
     npp.next_shape();
 #endif
-    for (const OpRecord& rec : planned) {
+    for (const Pipeline& plan : plans) {
+      const OpRecord& rec = plan.front();
       check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
       const std::vector<std::uint32_t> table = word_table(rec);
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
             "upload word table");
       const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
-      const std::vector<std::int32_t> data = stage_data(rec);
+      const std::vector<std::int32_t> data = stage_data(plan, 0);
       std::int32_t* d_data = nullptr;
       if (!data.empty()) {
         check(cudaMalloc(&d_data, sizeof(std::int32_t) * data.size()), "cudaMalloc");
@@ -324,7 +347,7 @@ int bench(int most) {
         check(launch_stage(rec, 0, f.stage(i, rec, stage_table, d_data, host_data), d_op), "gpuimg launch");
       });
       // Half of what the stage reads and writes: the table's GB/s counts 2x.
-      row(label(rec), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
+      row(label(plan), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
 #if GPUIMG_BENCH_NPP
       npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
 #endif

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nppcore.h>
 #include <nppi_arithmetic_and_logical_operations.h>
@@ -60,9 +61,30 @@ NppPeers::NppPeers(cudaStream_t stream) {
   ctx_.nStreamFlags = flags;
   check(cudaMalloc(&sharpen_kernel_, sizeof kSharpen), "cudaMalloc");
   check(cudaMemcpy(sharpen_kernel_, kSharpen, sizeof kSharpen, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check(cudaMalloc(&table8_, 256), "cudaMalloc");
+  check(cudaMalloc(&table16_, 65536 * sizeof(Npp16u)), "cudaMalloc");
 }
 
-NppPeers::~NppPeers() { cudaFree(sharpen_kernel_); }
+NppPeers::~NppPeers() {
+  cudaFree(sharpen_kernel_);
+  cudaFree(table8_);
+  cudaFree(table16_);
+}
+
+void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
+  if (rec.id != OpId::Levels || !s.host_data) return;
+  // The pass's data: a word saying the colour channels share one table, then it.
+  const std::int32_t* table = s.host_data + 1;
+  if (s.in.bytes == 1) {
+    Npp8u narrow[256];
+    for (int v = 0; v < 256; ++v) narrow[v] = static_cast<Npp8u>(table[v]);
+    check(cudaMemcpy(table8_, narrow, sizeof narrow, cudaMemcpyHostToDevice), "cudaMemcpy");
+  } else {
+    std::vector<Npp16u> narrow(65536);
+    for (int v = 0; v < 65536; ++v) narrow[v] = static_cast<Npp16u>(table[v]);
+    check(cudaMemcpy(table16_, narrow.data(), 65536 * sizeof(Npp16u), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+}
 
 std::string NppPeers::version() {
   const NppLibraryVersion* v = nppGetLibVersion();
@@ -75,6 +97,10 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
     case OpId::Invert:
       // NPP has no 16-bit Not; XOR with 0xFFFF is 65535 - v exactly.
       return rgb8 ? "nppiNot_8u_C3R_Ctx" : gray16 ? "nppiXorC_16u_C1R_Ctx" : nullptr;
+    case OpId::Levels:
+      // One stage alone: NPP looks up the same table; it has no fusion.
+      if (rec.span != 1) return nullptr;
+      return rgb8 ? "nppiLUTPalette_8u_C3R_Ctx" : gray16 ? "nppiLUTPalette_16u_C1R_Ctx" : nullptr;
     case OpId::Sharpen:
       if (rec.get<Sharpen>().amount != 1.0) return nullptr;
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
@@ -114,6 +140,11 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
     case OpId::Invert:
       return rgb8 ? nppiNot_8u_C3R_Ctx(src8, step, dst8, step, size, ctx_)
                   : nppiXorC_16u_C1R_Ctx(src16, step, 0xFFFF, dst16, step, size, ctx_);
+    case OpId::Levels: {
+      const Npp8u* tables[3] = {table8_, table8_, table8_};
+      return rgb8 ? nppiLUTPalette_8u_C3R_Ctx(src8, step, dst8, step, size, tables, 8, ctx_)
+                  : nppiLUTPalette_16u_C1R_Ctx(src16, step, dst16, step, size, table16_, 16, ctx_);
+    }
     case OpId::Sharpen: {
       const NppiSize k{3, 3};
       const NppiPoint anchor{1, 1};

@@ -26,12 +26,18 @@ class NppPeers {
   // where NPP has none.
   static const char* function(const OpRecord& rec, int channels, int bytes_per_sample);
 
+  // What run() needs beside the image, before it is timed: a table
+  // stage's tables in NPP's layout, from the stage's host data.
+  void prepare(const OpRecord& rec, const CudaStage& s);
+
   // Enqueues that function on the context's stream, src to dst of `s`.
   NppStatus run(const OpRecord& rec, const CudaStage& s) const;
 
  private:
   NppStreamContext ctx_{};
   Npp32s* sharpen_kernel_ = nullptr;  // device copy of the 3x3 F = 1 kernel
+  Npp8u* table8_ = nullptr;           // 256 entries, shared by the three channels
+  Npp16u* table16_ = nullptr;         // 65536 entries
 };
 
 }  // namespace gpuimg
