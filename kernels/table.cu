@@ -136,7 +136,7 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   auto* dst = static_cast<T*>(s.dst);
   int blocks = 0;
   if constexpr (sizeof(T) == 2) {
-    if (!tables.shared()) {
+    if (!TableData{s.host_data, tables.max}.shared()) {  // the host's copy: tables.data is the device's
       if (cudaError_t e = grid_for(lookup_global_kernel<C>, 0, groups, blocks); e != cudaSuccess) return e;
       lookup_global_kernel<C><<<blocks, kThreads, 0, s.stream>>>(src, dst, samples, tables);
       return cudaGetLastError();
@@ -171,7 +171,7 @@ bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 ==
 }  // namespace
 
 cudaError_t launch_lookup(const CudaStage& s) {
-  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || !s.data) return cudaErrorInvalidValue;
+  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || !s.data || !s.host_data) return cudaErrorInvalidValue;
   return with_type(s.in, [&](auto zero, auto c) { return lookup<decltype(zero), decltype(c)::value>(s); });
 }
 

@@ -96,16 +96,16 @@ TEST(CliStages, AResizesWorkingMemoryIsHeldToTheLimitToo) {
            {column, "40000x1", "would work through 1600000000 pixels"},
            {row, "50000000x1", "pixels (between its passes, or in its tables), more than --max-pixels 268435456"}}) {
     SCOPED_TRACE(size);
-    const RunResult r = run_binary({input, "--device", "cpu", "--resize", size, (tmp / "out.pgm").string()});
+    const RunResult r = run_binary({input, "--device", "cpu", "--resize", size, (tmp / "out.png").string()});
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
     EXPECT_LT(r.peak_rss_kib, 200 * 1024);
     EXPECT_LT(r.seconds, 5);
-    EXPECT_FALSE(fs::exists(tmp / "out.pgm"));
+    EXPECT_FALSE(fs::exists(tmp / "out.png"));
   }
   // Under the limit the same shapes run: 1x400 to 400x1 passes through 400x400.
   const RunResult small = run_binary({pgm("short.pgm", 1, 400), "--device", "cpu", "--resize", "400x1",
-                                      (tmp / "out.pgm").string()});
+                                      (tmp / "out.png").string()});
   EXPECT_EQ(small.status, 0) << small.err;
 }
 

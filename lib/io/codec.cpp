@@ -196,6 +196,10 @@ InputFile checked_input(const std::string& path, Bytes bytes, Format format, Hea
   InputFile input{path, std::move(bytes), format, header.shape, std::move(header.jpeg)};
   try {
     if (input.shape) {
+      // Decoders differ on an empty image (stb's PNM reader refuses it with
+      // another format's complaint): the header decides, for all of them.
+      if (input.shape->width == 0 || input.shape->height == 0)
+        throw CodecFailure("image has no pixels (width or height 0)");
       check_pixel_limit({input.shape->width, input.shape->height}, opts.max_pixels);
       if (input.format == Format::tiff) check_tiff_blocks(input.bytes, *input.shape);
       if (input.bytes.size() < input.shape->min_bytes) {
