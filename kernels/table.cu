@@ -22,6 +22,10 @@ namespace gpuimg {
 namespace {
 
 constexpr int kThreads = 256;
+// A lookup block fills its tables before it starts, and at 16 bits only
+// one block (128 KiB of table) fits an SM: it takes as many threads as a
+// block may have, half the SM's.
+constexpr int kLookupThreads = 1024;
 constexpr int kMax16 = 65535;
 
 // Samples per group: the fewest whole 16-byte vectors that hold whole pixels.
@@ -60,7 +64,7 @@ __device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __r
 
 // 8-bit, and 16-bit with one shared table: the tables in shared memory.
 template <class T, int C>
-__global__ void __launch_bounds__(kThreads) lookup_shared_kernel(const T* __restrict__ src, T* __restrict__ dst,
+__global__ void __launch_bounds__(kLookupThreads) lookup_shared_kernel(const T* __restrict__ src, T* __restrict__ dst,
                                                                   long long samples, TableData tables) {
   extern __shared__ unsigned char smem[];
   T* table = reinterpret_cast<T*>(smem);
@@ -78,7 +82,7 @@ __global__ void __launch_bounds__(kThreads) lookup_shared_kernel(const T* __rest
 
 // 16-bit with a table per colour channel: too large for shared memory.
 template <int C>
-__global__ void __launch_bounds__(kThreads) lookup_global_kernel(const std::uint16_t* __restrict__ src,
+__global__ void __launch_bounds__(kLookupThreads) lookup_global_kernel(const std::uint16_t* __restrict__ src,
                                                                   std::uint16_t* __restrict__ dst, long long samples,
                                                                   TableData tables) {
   look_up_groups<std::uint16_t, C>(src, dst, samples, [&](int c, std::uint16_t v) {
@@ -121,10 +125,12 @@ __global__ void __launch_bounds__(kThreads) channel_ranges_kernel(const T* __res
   }
 }
 
-template <class Kernel> cudaError_t grid_for(Kernel kernel, std::size_t smem, long long groups, int& blocks) {
+// One wave of blocks of `threads`, or fewer where the groups run out.
+template <class Kernel>
+cudaError_t grid_for(Kernel kernel, int threads, std::size_t smem, long long groups, int& blocks) {
   int resident = 0;
-  if (cudaError_t e = resident_blocks(kernel, kThreads, smem, resident); e != cudaSuccess) return e;
-  blocks = static_cast<int>(std::clamp<long long>((groups + kThreads - 1) / kThreads, 1, resident));
+  if (cudaError_t e = resident_blocks(kernel, threads, smem, resident); e != cudaSuccess) return e;
+  blocks = static_cast<int>(std::clamp<long long>((groups + threads - 1) / threads, 1, resident));
   return cudaSuccess;
 }
 
@@ -137,8 +143,9 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   int blocks = 0;
   if constexpr (sizeof(T) == 2) {
     if (!TableData{s.host_data, tables.max}.shared()) {  // the host's copy: tables.data is the device's
-      if (cudaError_t e = grid_for(lookup_global_kernel<C>, 0, groups, blocks); e != cudaSuccess) return e;
-      lookup_global_kernel<C><<<blocks, kThreads, 0, s.stream>>>(src, dst, samples, tables);
+      if (cudaError_t e = grid_for(lookup_global_kernel<C>, kLookupThreads, 0, groups, blocks); e != cudaSuccess)
+        return e;
+      lookup_global_kernel<C><<<blocks, kLookupThreads, 0, s.stream>>>(src, dst, samples, tables);
       return cudaGetLastError();
     }
   }
@@ -147,8 +154,8 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
       e != cudaSuccess)
     return e;
-  if (cudaError_t e = grid_for(kernel, smem, groups, blocks); e != cudaSuccess) return e;
-  kernel<<<blocks, kThreads, smem, s.stream>>>(src, dst, samples, tables);
+  if (cudaError_t e = grid_for(kernel, kLookupThreads, smem, groups, blocks); e != cudaSuccess) return e;
+  kernel<<<blocks, kLookupThreads, smem, s.stream>>>(src, dst, samples, tables);
   return cudaGetLastError();
 }
 
@@ -186,7 +193,7 @@ cudaError_t launch_channel_ranges(const void* src, const Shape& shape, unsigned*
     constexpr int C = decltype(c)::value;
     const long long samples = 1LL * shape.width * shape.height * C;
     int blocks = 0;
-    if (cudaError_t e = grid_for(channel_ranges_kernel<T, C>, 0, samples / group_samples<T, C>(), blocks);
+    if (cudaError_t e = grid_for(channel_ranges_kernel<T, C>, kThreads, 0, samples / group_samples<T, C>(), blocks);
         e != cudaSuccess)
       return e;
     channel_ranges_kernel<T, C><<<blocks, kThreads, 0, stream>>>(static_cast<const T*>(src), samples, lo_hi);
