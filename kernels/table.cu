@@ -4,10 +4,11 @@
 // vectors (16 bytes, or 48 where a pixel is 3 or 6 bytes), so that each
 // sample's channel is known at compile time.
 //
-// The tables sit in shared memory as the sample type: C x 256 bytes at
-// 8 bits; at 16 bits one 128 KiB table where the colour channels share it
-// (every pass without --normalize), and the global int32 tables, through
-// the read-only cache, where each channel has its own.
+// The tables sit in shared memory: at 8 bits each colour channel's, laid
+// out so that a warp's lookups never conflict (lookup8_kernel); at 16 bits
+// one 128 KiB table where the colour channels share it (every pass without
+// --normalize), and the global int32 tables, through the read-only cache,
+// where each channel has its own.
 //
 // A pass that reads its input's range first runs channel_ranges_kernel:
 // each thread's smallest and largest sample per channel, then the warp's
@@ -36,47 +37,90 @@ template <class T, int C> constexpr int group_samples() {
 
 template <class T, int C> struct Group {
   static constexpr int N = group_samples<T, C>();
+  static constexpr int kVectors = N * sizeof(T) / 16;
   union {
-    uint4 v[N * sizeof(T) / 16];
+    uint4 v[kVectors];
     T s[N];
   };
+  __device__ void load(const T* src, long long g) {
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) v[k] = reinterpret_cast<const uint4*>(src)[g * kVectors + k];
+  }
+  __device__ void store(T* dst, long long g) const {
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) reinterpret_cast<uint4*>(dst)[g * kVectors + k] = v[k];
+  }
 };
 
+// Two groups a thread at a time, both loads issued before either lookup:
+// with one block of 1024 threads an SM (the 16-bit table), one would leave
+// too few bytes in flight to reach the memory's bandwidth.
 template <class T, int C, class Lookup>
 __device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __restrict__ dst, long long samples,
                                                const Lookup& lookup) {
   using G = Group<T, C>;
   const long long groups = samples / G::N;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
-    G in, out;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += 2 * stride) {
+    const bool second = g + stride < groups;
+    G in[2], out[2];
+    in[0].load(src, g);
+    if (second) in[1].load(src, g + stride);
 #pragma unroll
-    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) in.v[k] = reinterpret_cast<const uint4*>(src)[g * (G::N * sizeof(T) / 16) + k];
+    for (int k = 0; k < G::N; ++k) out[0].s[k] = lookup(k % C, in[0].s[k]);
+    out[0].store(dst, g);
+    if (second) {
 #pragma unroll
-    for (int k = 0; k < G::N; ++k) out.s[k] = lookup(k % C, in.s[k]);
-#pragma unroll
-    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) reinterpret_cast<uint4*>(dst)[g * (G::N * sizeof(T) / 16) + k] = out.v[k];
+      for (int k = 0; k < G::N; ++k) out[1].s[k] = lookup(k % C, in[1].s[k]);
+      out[1].store(dst, g + stride);
+    }
   }
   // The last samples, fewer than a group, one per thread of the first block.
   const long long i = groups * G::N + threadIdx.x;
   if (blockIdx.x == 0 && i < samples) dst[i] = lookup(static_cast<int>(i % C), src[i]);
 }
 
-// 8-bit, and 16-bit with one shared table: the tables in shared memory.
-template <class T, int C>
-__global__ void __launch_bounds__(kLookupThreads) lookup_shared_kernel(const T* __restrict__ src, T* __restrict__ dst,
-                                                                  long long samples, TableData tables) {
-  extern __shared__ unsigned char smem[];
-  T* table = reinterpret_cast<T*>(smem);
-  constexpr bool per_channel = sizeof(T) == 1;
-  const int entries = tables.max + 1;
-  for (int c = 0; c < (per_channel ? C : 1); ++c)
-    for (int v = threadIdx.x; v < entries; v += blockDim.x)
-      table[c * entries + v] = T(is_alpha(c, C) ? v : tables.table(c)[v]);
+template <int C> constexpr int kColourChannels = C == 2 || C == 4 ? C - 1 : C;
+
+// 8-bit: each colour channel's 256-byte table as 64 words, every word
+// repeated in all 32 banks, so that lane l reads its copy in bank l and a
+// warp's lookups never conflict, whatever the values (a plain byte table
+// made the pass 1.31 times a copy on the H100, bank conflicts the cause).
+// 8 KiB a colour channel.
+constexpr int kBanks = 32;
+constexpr int kWordsPerTable = 256 / 4 * kBanks;
+
+template <int C>
+__global__ void __launch_bounds__(kLookupThreads) lookup8_kernel(const std::uint8_t* __restrict__ src,
+                                                                 std::uint8_t* __restrict__ dst, long long samples,
+                                                                 TableData tables) {
+  extern __shared__ std::uint32_t banked[];
+  for (int i = threadIdx.x; i < kColourChannels<C> * kWordsPerTable; i += blockDim.x) {
+    const std::int32_t* t = tables.table(i / kWordsPerTable) + 4 * (i % kWordsPerTable / kBanks);
+    banked[i] = std::uint32_t(t[0]) | std::uint32_t(t[1]) << 8 | std::uint32_t(t[2]) << 16 |
+                std::uint32_t(t[3]) << 24;
+  }
   __syncthreads();
-  look_up_groups<T, C>(src, dst, samples, [&](int c, T v) {
+  const int lane = threadIdx.x % kBanks;
+  look_up_groups<std::uint8_t, C>(src, dst, samples, [&](int c, std::uint8_t v) {
     if (is_alpha(c, C)) return v;
-    return table[(per_channel ? c : 0) * entries + v];
+    return std::uint8_t(banked[c * kWordsPerTable + (v >> 2) * kBanks + lane] >> (v & 3) * 8);
+  });
+}
+
+// 16-bit, the colour channels sharing one table: 128 KiB of shared memory.
+template <int C>
+__global__ void __launch_bounds__(kLookupThreads) lookup16_kernel(const std::uint16_t* __restrict__ src,
+                                                                  std::uint16_t* __restrict__ dst, long long samples,
+                                                                  TableData tables) {
+  extern __shared__ std::uint32_t pairs[];  // entries 2i and 2i + 1, low half first
+  const std::int32_t* t = tables.table(0);
+  for (int i = threadIdx.x; i <= kMax16 / 2; i += blockDim.x)
+    pairs[i] = std::uint32_t(t[2 * i]) | std::uint32_t(t[2 * i + 1]) << 16;
+  __syncthreads();
+  const auto* table = reinterpret_cast<const std::uint16_t*>(pairs);
+  look_up_groups<std::uint16_t, C>(src, dst, samples, [&](int c, std::uint16_t v) {
+    return is_alpha(c, C) ? v : table[v];
   });
 }
 
@@ -101,8 +145,7 @@ __global__ void __launch_bounds__(kThreads) channel_ranges_kernel(const T* __res
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
     G in;
-#pragma unroll
-    for (int k = 0; k < G::N * int(sizeof(T)) / 16; ++k) in.v[k] = reinterpret_cast<const uint4*>(src)[g * (G::N * sizeof(T) / 16) + k];
+    in.load(src, g);
 #pragma unroll
     for (int k = 0; k < G::N; ++k) {
       lo[k % C] = min(lo[k % C], unsigned(in.s[k]));
@@ -134,29 +177,33 @@ cudaError_t grid_for(Kernel kernel, int threads, std::size_t smem, long long gro
   return cudaSuccess;
 }
 
+template <class Kernel, class T>
+cudaError_t run_lookup(Kernel kernel, std::size_t smem, const CudaStage& s, long long samples, long long groups,
+                       TableData tables) {
+  if (smem > 48 * 1024)
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+        e != cudaSuccess)
+      return e;
+  int blocks = 0;
+  if (cudaError_t e = grid_for(kernel, kLookupThreads, smem, groups, blocks); e != cudaSuccess) return e;
+  kernel<<<blocks, kLookupThreads, smem, s.stream>>>(static_cast<const T*>(s.src), static_cast<T*>(s.dst), samples,
+                                                     tables);
+  return cudaGetLastError();
+}
+
 template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   const long long samples = 1LL * s.in.width * s.in.height * C;
   const long long groups = samples / group_samples<T, C>();
   const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
-  const auto* src = static_cast<const T*>(s.src);
-  auto* dst = static_cast<T*>(s.dst);
-  int blocks = 0;
-  if constexpr (sizeof(T) == 2) {
-    if (!TableData{s.host_data, tables.max}.shared()) {  // the host's copy: tables.data is the device's
-      if (cudaError_t e = grid_for(lookup_global_kernel<C>, kLookupThreads, 0, groups, blocks); e != cudaSuccess)
-        return e;
-      lookup_global_kernel<C><<<blocks, kLookupThreads, 0, s.stream>>>(src, dst, samples, tables);
-      return cudaGetLastError();
-    }
+  if constexpr (sizeof(T) == 1) {
+    const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
+    return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables);
+  } else if (TableData{s.host_data, kMax16}.shared()) {  // the host's copy: tables.data is the device's
+    const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
+    return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables);
+  } else {
+    return run_lookup<decltype(&lookup_global_kernel<C>), T>(lookup_global_kernel<C>, 0, s, samples, groups, tables);
   }
-  const std::size_t smem = (sizeof(T) == 1 ? C : 1) * std::size_t(tables.max + 1) * sizeof(T);
-  const auto kernel = lookup_shared_kernel<T, C>;
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-      e != cudaSuccess)
-    return e;
-  if (cudaError_t e = grid_for(kernel, kLookupThreads, smem, groups, blocks); e != cudaSuccess) return e;
-  kernel<<<blocks, kLookupThreads, smem, s.stream>>>(src, dst, samples, tables);
-  return cudaGetLastError();
 }
 
 template <class F> cudaError_t with_type(const Shape& shape, F&& f) {
