@@ -108,7 +108,8 @@ __global__ void __launch_bounds__(kLookupThreads) lookup8_kernel(const std::uint
   });
 }
 
-// 16-bit, the colour channels sharing one table: 128 KiB of shared memory.
+// 16-bit, the colour channels sharing one table (or an image with one): 128
+// KiB of shared memory.
 template <int C>
 __global__ void __launch_bounds__(kLookupThreads) lookup16_kernel(const std::uint16_t* __restrict__ src,
                                                                   std::uint16_t* __restrict__ dst, long long samples,
@@ -198,7 +199,7 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   if constexpr (sizeof(T) == 1) {
     const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
     return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables);
-  } else if (TableData{s.host_data, kMax16}.shared()) {  // the host's copy: tables.data is the device's
+  } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {  // the host's copy: tables.data is the device's
     const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
     return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables);
   } else {
