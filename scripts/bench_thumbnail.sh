@@ -29,27 +29,7 @@ in=$(ls "$tmp"/photo*.jpg)
 out=$tmp/thumb.jpg
 python=${PYTHON:-python3}
 
-# median_ms CMD...: the median wall time of $runs runs, after a warm-up.
-median_ms() {
-  "$@" >/dev/null 2>&1 || return 1
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1
-    t1=$(date +%s%N)
-    times+=($(((t1 - t0) / 1000000)))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
-}
-
-rows=()
-row() {  # NAME COMMAND-TEXT CMD...
-  local name=$1 text=$2
-  shift 2
-  local ms
-  if ms=$(median_ms "$@"); then rows+=("$name|$text|$ms"); else rows+=("$name|$text|failed"); fi
-}
+source scripts/bench/e2e_rows.sh
 
 row "gpuimg, CPU" "gpuimg IN.jpg --resize 25% OUT.jpg --quality 90 --device cpu" \
   "$gpuimg" "$in" --resize 25% "$out" --quality 90 --device cpu
@@ -58,11 +38,11 @@ if "$gpuimg" "$in" --resize 25% "$out" --device cuda >/dev/null 2>&1; then
     "$gpuimg" "$in" --resize 25% "$out" --quality 90 --device cuda
 fi
 if command -v vipsthumbnail >/dev/null; then
-  row "vipsthumbnail $(vips --version 2>/dev/null | sed 's/vips-//')" "vipsthumbnail IN.jpg -s 1500x1000 -o OUT.jpg[Q=90]" \
+  row "vipsthumbnail $(vips_version)" "vipsthumbnail IN.jpg -s 1500x1000 -o OUT.jpg[Q=90]" \
     vipsthumbnail "$in" -s 1500x1000 -o "$out[Q=90]"
 fi
 if [ -x /usr/bin/convert ]; then
-  row "ImageMagick $(/usr/bin/convert -version | sed -n '1s/Version: ImageMagick \([^ ]*\).*/\1/p')" \
+  row "ImageMagick $(imagemagick_version)" \
     "convert IN.jpg -resize 25% -quality 90 OUT.jpg" /usr/bin/convert "$in" -resize 25% -quality 90 "$out"
 fi
 if "$python" -c 'import PIL' 2>/dev/null; then
@@ -81,12 +61,4 @@ echo "### JPEG thumbnail, 6000x4000 to 1500x1000, end to end"
 echo
 echo "\`scripts/bench_thumbnail.sh $runs\`, $(date -u +%Y-%m-%d), $cpu, $(nproc) threads; median of $runs runs."
 echo
-echo "| tool | command | ms | x gpuimg CPU |"
-echo "|---|---|---:|---:|"
-base=$(printf '%s\n' "${rows[0]}" | cut -d'|' -f3)
-for r in "${rows[@]}"; do
-  IFS='|' read -r name text ms <<<"$r"
-  ratio=-
-  [[ $ms =~ ^[0-9]+$ && $base =~ ^[0-9]+$ ]] && ratio=$(awk -v a="$ms" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
-  echo "| $name | \`$text\` | $ms | $ratio |"
-done
+print_rows "gpuimg CPU"

@@ -1,0 +1,44 @@
+# Sourced by the end-to-end benchmarks (bench_thumbnail.sh,
+# bench_catalogue_cpu.sh): whole processes timed from the shell, one row
+# each, printed as a markdown table against the first row. Needs $runs.
+
+# median_ms CMD...: the median wall time of $runs runs, after a warm-up.
+median_ms() {
+  "$@" >/dev/null 2>&1 || return 1
+  local times=()
+  for _ in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    times+=($(((t1 - t0) / 1000000)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+}
+
+rows=()
+row() {  # NAME COMMAND-TEXT CMD...
+  local name=$1 text=$2
+  shift 2
+  local ms
+  if ms=$(median_ms "$@"); then rows+=("$name|$text|$ms"); else rows+=("$name|$text|failed"); fi
+}
+
+# print_rows BASE-NAME: the rows so far as a table, each against the first;
+# then forgets them.
+print_rows() {
+  echo "| tool | command | ms | x $1 |"
+  echo "|---|---|---:|---:|"
+  local base
+  base=$(printf '%s\n' "${rows[0]}" | cut -d'|' -f3)
+  for r in "${rows[@]}"; do
+    IFS='|' read -r name text ms <<<"$r"
+    local ratio=-
+    [[ $ms =~ ^[0-9]+$ && $base =~ ^[0-9]+$ ]] && ratio=$(awk -v a="$ms" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
+    echo "| $name | \`$text\` | $ms | $ratio |"
+  done
+  rows=()
+}
+
+imagemagick_version() { /usr/bin/convert -version | sed -n '1s/Version: ImageMagick \([^ ]*\).*/\1/p'; }
+vips_version() { vips --version 2>/dev/null | sed 's/vips-//'; }
