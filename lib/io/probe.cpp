@@ -123,8 +123,15 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
     case Format::tga:
     case Format::gif: return stb_probe(file, format);
 #if !GPUIMG_WITH_OPENCV
-    case Format::bmp:
-    case Format::pnm: return stb_probe(file, format);
+    case Format::bmp: return stb_probe(file, format);
+    case Format::pnm: {
+      // stb reads no size from a header whose side is 0, and then refuses
+      // the file with another format's complaint: such a header is
+      // reported as the empty image it describes.
+      const std::optional<Dims> d = header_dims(format, file);
+      if (d && (d->width == 0 || d->height == 0)) return pnm_shape(file, *d);
+      return stb_probe(file, format);
+    }
 #endif
     default: break;
   }
