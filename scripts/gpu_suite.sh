@@ -9,6 +9,12 @@
 #
 # The device build has no OpenCV (its stb I/O layer stands in) and needs
 # stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
+#
+# The device tool stops a command at ten minutes and returns nothing of it
+# then: each step runs under what is left of GPU_SUITE_SECONDS (default
+# 560), the sanitizers leaving the benchmark BENCH_SECONDS (default 150),
+# and a step cut short says so in the summary (RESULT: FAIL), which always
+# prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build-gpu/logs
@@ -20,6 +26,20 @@ gpu_tests='Gpu*:CliGpu*:PixelHelpers.*'
 status=0
 
 step() { printf '\n=== %s\n' "$*"; }
+deadline=$((SECONDS + ${GPU_SUITE_SECONDS:-560}))
+bench_seconds=${BENCH_SECONDS:-150}
+left() { local l=$((deadline - SECONDS - ${1:-0})); echo $((l > 10 ? l : 10)); }
+# timed NAME RESERVE CMD...: CMD under what is left less RESERVE seconds;
+# a step cut short is named in $logs/cut.txt (it may run in a pipeline's
+# subshell).
+timed() {
+  local name=$1 reserve=$2
+  shift 2
+  timeout "$(left "$reserve")" "$@"
+  local rc=$?
+  [ $rc -ne 124 ] || echo "$name" >>"$logs/cut.txt"
+  return $rc
+}
 
 step "build"
 generator=()
@@ -34,12 +54,12 @@ tests=build-gpu/test/gpuimg_tests
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/device.txt"
 
 step "ctest (all tests)"
-ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
+timed ctest "$bench_seconds" ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
 tail -5 "$logs/ctest.log"
 ctest_line=$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)
 
 step "GPU tests, counted"
-"$tests" --gtest_filter="$gpu_tests" >"$logs/gpu_tests.log" 2>&1 || status=1
+timed "GPU tests" "$bench_seconds" "$tests" --gtest_filter="$gpu_tests" >"$logs/gpu_tests.log" 2>&1 || status=1
 gpu_run=$(grep -c '^\[       OK \]' "$logs/gpu_tests.log")
 gpu_failed=$(grep -c '^\[  FAILED  \].*ms)' "$logs/gpu_tests.log")
 gpu_skipped=$(grep -c '^\[  SKIPPED \].*ms)' "$logs/gpu_tests.log")
@@ -62,8 +82,8 @@ big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree'
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
 sanitize() {
   local tool=$1 filter=$2
-  compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" --gtest_filter="$filter" \
-    >"$logs/$tool.log" 2>&1
+  timeout "$(left "$bench_seconds")" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" \
+    --gtest_filter="$filter" >"$logs/$tool.log" 2>&1
   echo $? >"$logs/$tool.rc"
 }
 step "compute-sanitizer memcheck, racecheck and synccheck, at once"
@@ -74,13 +94,15 @@ wait
 for tool in memcheck racecheck synccheck; do
   rc=$(cat "$logs/$tool.rc")
   [ "$rc" -eq 0 ] || status=1
+  [ "$rc" -ne 124 ] || echo "$tool" >>"$logs/cut.txt"
   grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|hazard' "$logs/$tool.log" | tail -3
   echo "$tool: exit $rc"
   eval "${tool}_rc=$rc"
 done
 
 step "benchmark"
-GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs scripts/bench_gpu.sh 30 | tee "$logs/bench.txt" || status=1
+GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark 0 scripts/bench_gpu.sh 10 | tee "$logs/bench.txt" ||
+  status=1
 
 step "summary"
 {
@@ -96,6 +118,7 @@ step "summary"
        }
        END { for (i = 1; i <= n; i++) printf "    %-12s %8s (%sx)%s\n", op[i], ms[op[i]], x[op[i]], peers[op[i]] }' \
     "$logs/bench.txt"
+  [ ! -s "$logs/cut.txt" ] || { status=1; echo "  cut short by the deadline: $(paste -sd' ' "$logs/cut.txt")"; }
   [ $status -eq 0 ] && echo "  RESULT: PASS" || echo "  RESULT: FAIL"
 } | tee "$logs/summary.txt"
 if [ -n "${OUT:-}" ]; then
