@@ -13,6 +13,7 @@
 #include "ops/flip.hpp"
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
+#include "ops/median.hpp"
 #include "ops/resize.hpp"
 #include "ops/rotate.hpp"
 #include "ops/sharpen.hpp"
@@ -28,7 +29,8 @@
   X(Flop)             \
   X(Rotate)           \
   X(Transpose)        \
-  X(Resize)
+  X(Resize)           \
+  X(Median)
 
 namespace gpuimg {
 
