@@ -42,8 +42,8 @@ struct BenchShape {
 };
 
 // Timed runs of one row take about this long, at least 3 and at most the
-// command line's count of them: NPP's box filter is O(r^2), and a fixed
-// count at large radii would take minutes.
+// command line's count of them: NPP's box and median filters are O(r^2),
+// and a fixed count at large radii would take minutes.
 constexpr double kBudgetMs = 400;
 // A run this slow is its own warm-up.
 constexpr double kSlowMs = 50;
@@ -164,7 +164,7 @@ class Frames {
 std::string size_name(const BenchShape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
 
 #if GPUIMG_BENCH_NPP
-// An NPP box filter predicted to take longer than this a run is skipped.
+// An NPP box or median filter predicted to take longer than this a run is skipped.
 constexpr double kSkipMs = 1500;
 
 std::vector<unsigned char> download(const void* d, std::size_t bytes) {
@@ -201,25 +201,51 @@ std::string compare(const std::vector<unsigned char>& a, const std::vector<unsig
                                : compare_samples<std::uint16_t>(a.data(), b.data(), a.size());
 }
 
+// The radius of a blur or a median, whose NPP run time grows with its
+// mask's area; 0 for other ops.
+int filter_radius(const OpRecord& rec) {
+  if (rec.id == OpId::Blur) return rec.get<Blur>().radius;
+  if (rec.id == OpId::Median) return rec.get<Median>().radius;
+  return 0;
+}
+
+// "equal", or how the peer's bytes differ, inside a border of `margin`
+// pixels that the peer leaves unwritten.
+std::string compare_inside(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                           const Shape& shape, int margin) {
+  if (margin == 0) return compare(a, b, shape.bytes);
+  const std::size_t row = std::size_t(shape.width) * shape.channels * shape.bytes;
+  const std::size_t skip = std::size_t(margin) * shape.channels * shape.bytes;
+  std::vector<unsigned char> ia, ib;
+  for (int y = margin; y < shape.height - margin; ++y) {
+    const std::size_t from = y * row + skip, to = (y + 1) * row - skip;
+    ia.insert(ia.end(), a.begin() + from, a.begin() + to);
+    ib.insert(ib.end(), b.begin() + from, b.begin() + to);
+  }
+  const std::string verdict = compare(ia, ib, shape.bytes);
+  return verdict + " inside the " + std::to_string(margin) + "-pixel border NPP leaves unwritten";
+}
+
 // NPP's row for each op it has, measured right after gpuimg's, whose output
 // is still in the frames.
 class NppRows {
  public:
   explicit NppRows(cudaStream_t s) : npp_(s) {}
 
-  void next_shape() { blur_radius_ = 0; }
+  void next_shape() { last_radius_ = 0; }
 
   void measure(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f,
                const CudaStage& gpuimg_stage) {
     if (!NppPeers::function(rec, sh.channels, sh.bytes_per_sample)) return;
     const std::string op = label(rec);
-    if (rec.id == OpId::Blur && blur_radius_ > 0) {
-      const double grow = double(2 * rec.get<Blur>().radius + 1) / (2 * blur_radius_ + 1);
-      const double predicted = blur_ms_ * grow * grow;
+    const int radius = filter_radius(rec);
+    if (radius > 0 && rec.id == last_id_ && last_radius_ > 0) {
+      const double grow = double(2 * radius + 1) / (2 * last_radius_ + 1);
+      const double predicted = last_ms_ * grow * grow;
       if (predicted > kSkipMs) {
         char note[96];
         std::snprintf(note, sizeof note, "skipped: about %.1f s a run (O(r^2) from R=%d)", predicted / 1000,
-                      blur_radius_);
+                      last_radius_);
         row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", note);
         return;
       }
@@ -239,20 +265,22 @@ class NppRows {
       row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", "NPP error " + std::to_string(status));
       return;
     }
-    if (rec.id == OpId::Blur) {
-      blur_ms_ = ms;
-      blur_radius_ = rec.get<Blur>().radius;
+    if (radius > 0) {
+      last_id_ = rec.id;
+      last_ms_ = ms;
+      last_radius_ = radius;
     }
     const std::string warning = status > 0 ? "NPP warning " + std::to_string(status) + "; " : "";
     row(op, size_name(sh), sh.name, "npp", f.bytes(), format_ms(ms),
-        warning + compare(reference, download(f.output(), out_bytes), sh.bytes_per_sample));
+        warning + compare_inside(reference, download(f.output(), out_bytes), rec.out, NppPeers::margin(rec)));
   }
 
  private:
   NppPeers npp_;
-  // The last blur NPP ran on this shape, to predict the next one's time.
-  double blur_ms_ = 0;
-  int blur_radius_ = 0;
+  // The last blur or median NPP ran on this shape, to predict the next one's time.
+  OpId last_id_ = OpId::Blur;
+  double last_ms_ = 0;
+  int last_radius_ = 0;
 };
 #endif
 
@@ -274,6 +302,7 @@ int bench(int most) {
                       parse_stage("rotate", {"90"}), parse_stage("rotate", {"180"}), parse_stage("transpose", {}),
                       parse_stage("crop", {"1x1"})};
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) records.push_back(parse_stage("blur", {r}));
+  for (const char* r : {"1", "2", "3", "7"}) records.push_back(parse_stage("median", {r}));
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) records.push_back(parse_stage("resize", {std::string(size) + ":" + filter}));
 
