@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<R>)
   auto* planes = reinterpret_cast<std::uint32_t*>(smem + S::kInBytes);
   unsigned char* staged = smem + S::kInBytes + C * S::kPlaneWords * 4;
   int* first = reinterpret_cast<int*>(staged + kTileH * S::kOutStride);
-  const int lane = threadIdx.x, warp = threadIdx.y, thread = warp * 32 + lane;
+  const int lane = threadIdx.x, warp = threadIdx.y;
   const int ox = blockIdx.x * kTileW - R;
 
   for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
@@ -109,13 +109,15 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<R>)
                                                    oy, S::kPixels, S::kRows, R, tile, first);
     __syncthreads();
 
-    // Repack: plane c, word (r, x) = sample (x, r) | sample (x, r + 1) << 16.
-    for (int i = thread; i < C * S::kPlaneWords; i += 32 * kWarps) {
-      const int x = i % S::kPixels, r = i / S::kPixels % S::kPairRows, c = i / S::kPlaneWords;
-      const int at = (x * C + c) * static_cast<int>(sizeof(T));
-      const std::uint32_t upper = *reinterpret_cast<const T*>(tile + r * S::kInStride + first[r] + at);
-      const std::uint32_t lower = *reinterpret_cast<const T*>(tile + (r + 1) * S::kInStride + first[r + 1] + at);
-      planes[c * S::kPlaneWords + r * S::kPlaneStride + x] = upper | lower << 16;
+    // Repack, a plane row a warp: word (r, x) of plane c is sample (x, r) |
+    // sample (x, r + 1) << 16.
+    for (int row = warp; row < C * S::kPairRows; row += kWarps) {
+      const int c = row / S::kPairRows, r = row - c * S::kPairRows;
+      const auto* upper = reinterpret_cast<const T*>(tile + r * S::kInStride + first[r]) + c;
+      const auto* lower = reinterpret_cast<const T*>(tile + (r + 1) * S::kInStride + first[r + 1]) + c;
+      std::uint32_t* out = planes + c * S::kPlaneWords + r * S::kPlaneStride;
+      for (int x = lane; x < S::kPixels; x += 32)
+        out[x] = static_cast<std::uint32_t>(upper[x * C]) | static_cast<std::uint32_t>(lower[x * C]) << 16;
     }
     __syncthreads();
 

@@ -69,9 +69,11 @@ __global__ void __launch_bounds__(32 * kWarps)
         for (int c = 0; c < C; ++c)
           if (under[c] <= rank) prefix[c] = candidate[c];
       }
-      if (x < width && y < height)
+      if (x < width && y < height) {
+        std::uint16_t* out = dst + (static_cast<std::size_t>(y) * width + x) * C;
 #pragma unroll
-        for (int c = 0; c < C; ++c) dst[(static_cast<std::size_t>(y) * width + x) * C + c] = static_cast<std::uint16_t>(prefix[c]);
+        for (int c = 0; c < C; ++c) out[c] = static_cast<std::uint16_t>(prefix[c]);
+      }
     }
     __syncthreads();  // the tile is refilled for the next tile row
   }

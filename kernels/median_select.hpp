@@ -53,7 +53,8 @@ template <class V, class Ops> struct ForgetfulSelection {
   }
 
   // The median from values held after the first `Taken`, the rest from get.
-  template <int N, int Taken, int S, class Get> GPUIMG_SELECT static V finish(const Values<V, S>& held, const Get& get) {
+  template <int N, int Taken, int S, class Get>
+  GPUIMG_SELECT static V finish(const Values<V, S>& held, const Get& get) {
     return drop_extremes(advance<S, Taken, N>(held, get)).v[0];
   }
 
@@ -108,12 +109,14 @@ template <class V, class Ops> struct ForgetfulSelection {
       constexpr int i = K < Pairs ? 2 * K + (Low ? 0 : 1) : S - 1;
       const V met = a.v[i];
       a.v[i] = Low ? Ops::hi(carried, met) : Ops::lo(carried, met);
-      if constexpr (K + 1 < Run) run_down<S, Pairs, Run, K + 1, Low>(a, Low ? Ops::lo(carried, met) : Ops::hi(carried, met));
+      if constexpr (K + 1 < Run)
+        run_down<S, Pairs, Run, K + 1, Low>(a, Low ? Ops::lo(carried, met) : Ops::hi(carried, met));
     }
   }
 
   // Slots 0 and 1 started the two runs: what is left is everything after them.
-  template <int S, int... I> GPUIMG_SELECT static Values<V, S - 2> tail(const Values<V, S>& a, std::integer_sequence<int, I...>) {
+  template <int S, int... I>
+  GPUIMG_SELECT static Values<V, S - 2> tail(const Values<V, S>& a, std::integer_sequence<int, I...>) {
     return {{a.v[I + 2]...}};
   }
 };

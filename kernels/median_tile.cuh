@@ -25,10 +25,11 @@ __host__ __device__ constexpr int tile_stride(int pixels, int reach, int pixel_b
 
 // Stages image rows oy .. oy + rows - 1 (clamped into the image), pixels
 // ox .. ox + pixels - 1 of each, into `tile`, rows tile_stride() bytes
-// apart, and sets first[r] to the byte where row r's pixel ox sits. Pixels outside the image
-// up to `reach` past its edges replicate the edge pixel; outputs inside the
-// image read no further. Called by every thread of the block, warps taking
-// rows in turn; the caller synchronises the block before reading.
+// apart, and sets first[r] to the byte where row r's pixel ox sits. Pixels
+// outside the image up to `reach` past its edges replicate the edge pixel;
+// outputs inside the image read no further. Called by every thread of the
+// block, warps taking rows in turn; the caller synchronises the block
+// before reading.
 template <int PixelBytes, int PerLane>
 __device__ __forceinline__ void stage_tile(const unsigned char* in, int width, int height, int ox, int oy,
                                            int pixels, int rows, int reach, unsigned char* tile, int* first) {
