@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_launch.hpp"
+#include "median_paths.hpp"
 #include "pipeline.hpp"
 #include "plan.hpp"
 #if GPUIMG_BENCH_NPP
@@ -163,10 +164,6 @@ class Frames {
 
 std::string size_name(const BenchShape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
 
-#if GPUIMG_BENCH_NPP
-// An NPP box or median filter predicted to take longer than this a run is skipped.
-constexpr double kSkipMs = 1500;
-
 std::vector<unsigned char> download(const void* d, std::size_t bytes) {
   std::vector<unsigned char> h(bytes);
   check(cudaMemcpy(h.data(), d, bytes, cudaMemcpyDeviceToHost), "download");
@@ -200,6 +197,31 @@ std::string compare(const std::vector<unsigned char>& a, const std::vector<unsig
   return bytes_per_sample == 1 ? compare_samples<std::uint8_t>(a.data(), b.data(), a.size())
                                : compare_samples<std::uint16_t>(a.data(), b.data(), a.size());
 }
+
+// The median's other path at the radii its networks take: the histograms
+// at 8 bits, the radix select at 16, as a row of its own beside gpuimg's,
+// so that a run shows where Median::kMaxGpuNetworkRadius should lie. Its
+// bytes are compared with gpuimg's, whose output is then restored for the
+// rows after it.
+void median_other_path(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f,
+                       const CudaStage& gpuimg_stage, const OpRecord* d_op) {
+  if (rec.id != OpId::Median || rec.get<Median>().radius > Median::kMaxGpuNetworkRadius) return;
+  const int radius = rec.get<Median>().radius;
+  const bool bytes8 = sh.bytes_per_sample == 1;
+  const std::size_t out_bytes = rec.out.byte_size();
+  const auto reference = download(f.output(), out_bytes);
+  const double ms = timer.median_ms(most, [&](int i) {
+    const CudaStage stage = f.stage(i, rec);
+    check(bytes8 ? launch_median_histogram(stage, radius) : launch_median_radix(stage, radius), "median launch");
+  });
+  row(label(rec), size_name(sh), sh.name, bytes8 ? "histogram" : "radix", f.bytes(), format_ms(ms),
+      compare(reference, download(f.output(), out_bytes), sh.bytes_per_sample));
+  check(launch_stage(rec, 0, gpuimg_stage, d_op), "gpuimg launch");
+}
+
+#if GPUIMG_BENCH_NPP
+// An NPP box or median filter predicted to take longer than this a run is skipped.
+constexpr double kSkipMs = 1500;
 
 // The radius of a blur or a median, whose NPP run time grows with its
 // mask's area; 0 for other ops.
@@ -354,6 +376,7 @@ int bench(int most) {
       });
       // Half of what the stage reads and writes: the table's GB/s counts 2x.
       row(label(rec), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
+      median_other_path(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data), d_op);
 #if GPUIMG_BENCH_NPP
       npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
 #endif
