@@ -17,6 +17,7 @@
 #include "ops/levels.hpp"
 #include "ops/linear.hpp"
 #include "ops/normalize.hpp"
+#include "ops/median.hpp"
 #include "ops/resize.hpp"
 #include "ops/rotate.hpp"
 #include "ops/sharpen.hpp"
@@ -38,7 +39,8 @@
   X(Gamma)            \
   X(Linear)           \
   X(Thresholding)     \
-  X(Normalize)
+  X(Normalize) \
+  X(Median)
 
 namespace gpuimg {
 

@@ -156,6 +156,7 @@ struct NumberOption {
 const std::vector<NumberOption> kNumberOptions = {
     {{"a.png", "b.png", "--blur"}, "", "", "--blur: R"},
     {{"a.png", "b.png", "--sharpen"}, "", "", "--sharpen: F"},
+    {{"a.png", "b.png", "--median"}, "", "", "--median: R"},
     {{"a.png", "b.png", "--quality"}, "", "", "--quality:"},
     {{"a.png", "b.png", "--png-level"}, "", "", "--png-level:"},
     {{"a.png", "b.png", "--max-pixels"}, "", "", "--max-pixels:"},

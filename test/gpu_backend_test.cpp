@@ -128,6 +128,79 @@ TEST(GpuBackend, SharpenWordRows) {
         }
 }
 
+// The median's selection networks (median_networks.cu) tile 64x16 pixels,
+// a thread two pixels of two rows: widths and heights around the tiles and
+// the pixel pairs, every network radius, channel count and depth.
+TEST(GpuBackend, MedianNetworksAtTileEdges) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 3}, {3, 2}, {63, 15}, {64, 16}, {65, 17},
+                                                  {129, 33}, {200, 5}, {7, 70}};
+  std::uint32_t seed = 300;
+  for (int r = 1; r <= Median::kMaxGpuNetworkRadius; ++r)
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("median", {std::to_string(r)})});
+        }
+}
+
+// Past the networks: 8-bit images take a sliding histogram per sample
+// column over bands of at least 64 rows (median_histogram.cu), 16-bit ones
+// a radix select over 32x16 tiles (median_radix.cu). Every radius, at
+// heights around the bands and widths around the tiles and blocks.
+TEST(GpuBackend, MedianPastTheNetworks) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {31, 63}, {33, 65}, {64, 130}, {5, 200}, {97, 17}};
+  std::uint32_t seed = 500;
+  for (int r = Median::kMaxGpuNetworkRadius + 1; r <= 15; ++r)
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("median", {std::to_string(r)})});
+        }
+}
+
+// Black and white squares: each histogram's tracked median crosses the
+// whole range where a window meets an edge.
+TEST(GpuBackend, MedianAcrossHardEdges) {
+  GPUIMG_REQUIRE_GPU();
+  for (Depth d : {Depth::U8, Depth::U16}) {
+    Image in(301, 257, 3, d);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < 3; ++c) {
+          const int v = ((x / 13 + y / 9 + c) % 2) * max_sample(d);
+          const std::size_t i = (static_cast<std::size_t>(y) * in.width + x) * 3 + c;
+          if (d == Depth::U8)
+            in.samples<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
+          else
+            in.samples<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
+        }
+    for (const char* r : {"1", "2", "3", "4", "9", "15"}) expect_backends_agree(in, {parse_stage("median", {r})});
+  }
+}
+
+TEST(GpuBackend, MedianFullHd) {
+  GPUIMG_REQUIRE_GPU();
+  for (const char* r : {"1", "2", "3", "7"})
+    for (Depth d : {Depth::U8, Depth::U16})
+      expect_backends_agree(random_image(1920, 1080, d == Depth::U8 ? 3 : 1, d, 13), {parse_stage("median", {r})});
+}
+
+// More tile rows than a grid holds (65535 x 16) for the networks and the
+// radix select, and more bands of 64 rows for the histograms, which
+// lengthen them.
+TEST(GpuBackend, MedianTallImageBeyondTheGridLimit) {
+  GPUIMG_REQUIRE_GPU();
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (const char* r : {"1", "4"})
+      expect_backends_agree(random_image(2, 4300000, 1, d, 17), {parse_stage("median", {r})});
+}
+
 TEST(GpuBackend, WideSingleRow) {
   GPUIMG_REQUIRE_GPU();
   expect_backends_agree(random_image(1 << 20, 1, 4, Depth::U8, 6),

@@ -42,6 +42,11 @@ void check_against_oracle(const Image& in, const OpRecord& rec) {
       EXPECT_TRUE(same_samples(Oracle<Op>::expected(in, p), got)) << "oracle: reference loop";
     }
 #if GPUIMG_WITH_OPENCV
+    if constexpr (std::is_same_v<Op, Median>) {
+      if (opencv_has_median(in, p.radius)) {
+        EXPECT_TRUE(same_samples(opencv_median(in, p.radius), got)) << "oracle: cv::medianBlur";
+      }
+    }
     if constexpr (std::is_same_v<Op, Sharpen>) {
       // Independently of the pinned double arithmetic: every output is the
       // true value rounded to nearest, by OpenCV's filter2D.

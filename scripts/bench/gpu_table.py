@@ -33,7 +33,7 @@ def target(op, size):
     of that input's copy (issue 3: invert, sharpen, blur; issue 21: the
     geometry ops, grayscale, and lanczos3 halving the size; its 4K-to-8K
     limit is against the 8K copy, which the 4K table has no row for; issue
-    22: a chain of five table stages, fused)."""
+    22: a chain of five table stages, fused, and the median up to R = 3)."""
     if "+" in op:
         return 1.1 if op.count("+") == 4 else None  # issue 22: five point stages in one pass
     name, _, param = op.partition("_")
@@ -51,6 +51,8 @@ def target(op, size):
         return 1.2
     if name == "blur":
         return 1.3 if int(param.split("=")[1]) <= 8 else 2.0
+    if name == "median":
+        return {1: 1.5, 2: 3.0, 3: 6.0}.get(int(param.split("=")[1]))
     return None
 
 
@@ -122,6 +124,10 @@ def markdown(rows, notes, machine, command):
         "  memory-bandwidth limit. GB/s counts the image read once and written once,",
         "  for every row, so it is the bandwidth the op would need at that speed.",
         "- **gpuimg**: `launch_stage`, the kernels the CLI runs, one stage.",
+        "- **histogram**, **radix**: the median's other GPU path at the radii its",
+        "  selection networks take (R = 1 to 3): the per-column histograms at 8 bits,",
+        "  the radix select at 16; where one beats gpuimg's row, the networks' limit",
+        "  (`Median::kMaxGpuNetworkRadius`) should come down for that depth.",
         "- **npp**: NPP's `_Ctx` calls with a stream context filled by hand. invert:",
         "  `nppiNot_8u_C3R_Ctx` (rgb8), `nppiXorC_16u_C1R_Ctx` with 0xFFFF (gray16:",
         "  NPP has no 16-bit Not; the XOR is 65535 - v exactly). sharpen F=1:",
@@ -130,7 +136,12 @@ def markdown(rows, notes, machine, command):
         "  `nppiFilterBoxBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx`, mask (2R+1)x(2R+1),",
         "  anchor (R, R), `NPP_BORDER_REPLICATE`. Its box filter costs O(R^2) a pixel:",
         "  a radius whose run it predicts (from the last radius, by the mask's area)",
-        "  to take over 1.5 s is skipped, and the row says so.",
+        "  to take over 1.5 s is skipped, and the row says so. median R:",
+        "  `nppiFilterMedian_8u_C3R_Ctx` / `_16u_C1R_Ctx`, mask (2R+1)x(2R+1), anchor",
+        "  (R, R), scratch from `nppiFilterMedianGetBufferSize`. It has no border",
+        "  mode and reads R pixels past its region, so it runs on the region R",
+        "  pixels in from every edge (a little less work than gpuimg's), and its",
+        "  bytes are compared there; skipped by the same prediction as the blur.",
         "- **cupy**: invert: `cupy.subtract(max, x, out=y)`. sharpen F=1:",
         "  `cupyx.scipy.ndimage.correlate(x, w, output=float64, mode='nearest')` with",
         "  w the same 3x3 kernel as int32. blur R: the two 1-D passes of",
@@ -158,7 +169,7 @@ def markdown(rows, notes, machine, command):
         "**gpuimg/peer**: gpuimg's time divided by the peer's; below 1, gpuimg is",
         "faster. **target**: issue 3's limit for gpuimg, as a multiple of the copy:",
         "invert <= 1.1x, sharpen <= 1.2x, blur <= 1.3x up to R=8 and <= 2x up to",
-        "R=256.",
+        "R=256; issue 22's for the median: <= 1.5x at R=1, 3x at R=2, 6x at R=3.",
     ]
     groups = []
     for r in rows:

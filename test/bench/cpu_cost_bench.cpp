@@ -36,6 +36,15 @@ double median_ms(const Image& in, const Pipeline& pipeline, int threads, int rep
   return ms[ms.size() / 2];
 }
 
+// The words after the flag in an op's example ("--crop 640x480+10+20").
+std::vector<std::string> example_values(const std::string& example) {
+  std::istringstream words(example);
+  std::vector<std::string> out;
+  for (std::string w; words >> w;) out.push_back(w);
+  out.erase(out.begin());
+  return out;
+}
+
 std::string text(double v) {
   std::ostringstream s;
   s << v;
@@ -43,17 +52,30 @@ std::string text(double v) {
 }
 
 // Each parameter at both ends of its range, the others at their minimum;
-// an integer parameter also in between: for blur, radii on both sides of
-// each change of the CPU's arithmetic (lib/reciprocal_mean.hpp: float up to
-// R = 5 at 16 bits and 81 at 8; 32-bit sums up to R = 90 and 1450).
+// an integer parameter also in between, where its op's range allows: radii
+// on both sides of each change of the CPU's arithmetic (blur,
+// lib/reciprocal_mean.hpp: float up to R = 5 at 16 bits and 81 at 8;
+// 32-bit sums up to R = 90 and 1450; median, Median::kMaxCpuNetworkRadius:
+// networks up to 3, histograms from 4). An op whose parameters are not all
+// numbers (a region, a size, a name) runs its --help example.
 std::vector<Pipeline> stages() {
   std::vector<Pipeline> out;
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
     if (Op::params.empty()) out.push_back({parse_stage(Op::name, {})});
+    const bool numbers = std::all_of(Op::params.begin(), Op::params.end(), [](const ParamSpec& p) {
+      return p.type == ParamType::integer || p.type == ParamType::real;
+    });
+    if (!numbers) {
+      out.push_back({parse_stage(Op::name, example_values(Op::example))});
+      return;
+    }
     for (std::size_t i = 0; i < Op::params.size(); ++i) {
-      std::vector<double> values = {Op::params[i].min, Op::params[i].max};
-      if (Op::params[i].type == ParamType::integer) values.insert(values.begin() + 1, {3, 8, 64, 128, 2048});
+      const ParamSpec& spec = Op::params[i];
+      std::vector<double> values = {spec.min, spec.max};
+      if (spec.type == ParamType::integer)
+        for (double v : {3, 4, 8, 64, 128, 2048})
+          if (v > spec.min && v < spec.max) values.insert(values.end() - 1, v);
       for (double v : values) {
         std::vector<std::string> args;
         for (std::size_t k = 0; k < Op::params.size(); ++k) args.push_back(text(k == i ? v : Op::params[k].min));

@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_launch.hpp"
+#include "median_paths.hpp"
 #include "pipeline.hpp"
 #include "plan.hpp"
 #include "table_pass.hpp"
@@ -43,8 +44,8 @@ struct BenchShape {
 };
 
 // Timed runs of one row take about this long, at least 3 and at most the
-// command line's count of them: NPP's box filter is O(r^2), and a fixed
-// count at large radii would take minutes.
+// command line's count of them: NPP's box and median filters are O(r^2),
+// and a fixed count at large radii would take minutes.
 constexpr double kBudgetMs = 400;
 // A run this slow is its own warm-up.
 constexpr double kSlowMs = 50;
@@ -171,10 +172,6 @@ class Frames {
 
 std::string size_name(const BenchShape& sh) { return std::to_string(sh.width) + "x" + std::to_string(sh.height); }
 
-#if GPUIMG_BENCH_NPP
-// An NPP box filter predicted to take longer than this a run is skipped.
-constexpr double kSkipMs = 1500;
-
 std::vector<unsigned char> download(const void* d, std::size_t bytes) {
   std::vector<unsigned char> h(bytes);
   check(cudaMemcpy(h.data(), d, bytes, cudaMemcpyDeviceToHost), "download");
@@ -209,25 +206,76 @@ std::string compare(const std::vector<unsigned char>& a, const std::vector<unsig
                                : compare_samples<std::uint16_t>(a.data(), b.data(), a.size());
 }
 
+// The median's other path at the radii its networks take: the histograms
+// at 8 bits, the radix select at 16, as a row of its own beside gpuimg's,
+// so that a run shows where Median::kMaxGpuNetworkRadius should lie. Its
+// bytes are compared with gpuimg's, whose output is then restored for the
+// rows after it.
+void median_other_path(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f,
+                       const CudaStage& gpuimg_stage, const OpRecord* d_op) {
+  if (rec.id != OpId::Median || rec.get<Median>().radius > Median::kMaxGpuNetworkRadius) return;
+  const int radius = rec.get<Median>().radius;
+  const bool bytes8 = sh.bytes_per_sample == 1;
+  const std::size_t out_bytes = rec.out.byte_size();
+  const auto reference = download(f.output(), out_bytes);
+  const double ms = timer.median_ms(most, [&](int i) {
+    const CudaStage stage = f.stage(i, rec);
+    check(bytes8 ? launch_median_histogram(stage, radius) : launch_median_radix(stage, radius), "median launch");
+  });
+  row(label(rec), size_name(sh), sh.name, bytes8 ? "histogram" : "radix", f.bytes(), format_ms(ms),
+      compare(reference, download(f.output(), out_bytes), sh.bytes_per_sample));
+  check(launch_stage(rec, 0, gpuimg_stage, d_op), "gpuimg launch");
+}
+
+#if GPUIMG_BENCH_NPP
+// An NPP box or median filter predicted to take longer than this a run is skipped.
+constexpr double kSkipMs = 1500;
+
+// The radius of a blur or a median, whose NPP run time grows with its
+// mask's area; 0 for other ops.
+int filter_radius(const OpRecord& rec) {
+  if (rec.id == OpId::Blur) return rec.get<Blur>().radius;
+  if (rec.id == OpId::Median) return rec.get<Median>().radius;
+  return 0;
+}
+
+// "equal", or how the peer's bytes differ, inside a border of `margin`
+// pixels that the peer leaves unwritten.
+std::string compare_inside(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                           const Shape& shape, int margin) {
+  if (margin == 0) return compare(a, b, shape.bytes);
+  const std::size_t row = std::size_t(shape.width) * shape.channels * shape.bytes;
+  const std::size_t skip = std::size_t(margin) * shape.channels * shape.bytes;
+  std::vector<unsigned char> ia, ib;
+  for (int y = margin; y < shape.height - margin; ++y) {
+    const std::size_t from = y * row + skip, to = (y + 1) * row - skip;
+    ia.insert(ia.end(), a.begin() + from, a.begin() + to);
+    ib.insert(ib.end(), b.begin() + from, b.begin() + to);
+  }
+  const std::string verdict = compare(ia, ib, shape.bytes);
+  return verdict + " inside the " + std::to_string(margin) + "-pixel border NPP leaves unwritten";
+}
+
 // NPP's row for each op it has, measured right after gpuimg's, whose output
 // is still in the frames.
 class NppRows {
  public:
   explicit NppRows(cudaStream_t s) : npp_(s) {}
 
-  void next_shape() { blur_radius_ = 0; }
+  void next_shape() { last_radius_ = 0; }
 
   void measure(Timer& timer, int most, const OpRecord& rec, const BenchShape& sh, const Frames& f,
                const CudaStage& gpuimg_stage) {
     if (!NppPeers::function(rec, sh.channels, sh.bytes_per_sample)) return;
     const std::string op = label(rec);
-    if (rec.id == OpId::Blur && blur_radius_ > 0) {
-      const double grow = double(2 * rec.get<Blur>().radius + 1) / (2 * blur_radius_ + 1);
-      const double predicted = blur_ms_ * grow * grow;
+    const int radius = filter_radius(rec);
+    if (radius > 0 && rec.id == last_id_ && last_radius_ > 0) {
+      const double grow = double(2 * radius + 1) / (2 * last_radius_ + 1);
+      const double predicted = last_ms_ * grow * grow;
       if (predicted > kSkipMs) {
         char note[96];
         std::snprintf(note, sizeof note, "skipped: about %.1f s a run (O(r^2) from R=%d)", predicted / 1000,
-                      blur_radius_);
+                      last_radius_);
         row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", note);
         return;
       }
@@ -248,20 +296,22 @@ class NppRows {
       row(op, size_name(sh), sh.name, "npp", f.bytes(), "-", "NPP error " + std::to_string(status));
       return;
     }
-    if (rec.id == OpId::Blur) {
-      blur_ms_ = ms;
-      blur_radius_ = rec.get<Blur>().radius;
+    if (radius > 0) {
+      last_id_ = rec.id;
+      last_ms_ = ms;
+      last_radius_ = radius;
     }
     const std::string warning = status > 0 ? "NPP warning " + std::to_string(status) + "; " : "";
     row(op, size_name(sh), sh.name, "npp", f.bytes(), format_ms(ms),
-        warning + compare(reference, download(f.output(), out_bytes), sh.bytes_per_sample));
+        warning + compare_inside(reference, download(f.output(), out_bytes), rec.out, NppPeers::margin(rec)));
   }
 
  private:
   NppPeers npp_;
-  // The last blur NPP ran on this shape, to predict the next one's time.
-  double blur_ms_ = 0;
-  int blur_radius_ = 0;
+  // The last blur or median NPP ran on this shape, to predict the next one's time.
+  OpId last_id_ = OpId::Blur;
+  double last_ms_ = 0;
+  int last_radius_ = 0;
 };
 #endif
 
@@ -292,6 +342,7 @@ int bench(int most) {
                      parse_stage("threshold", {"30%"})});
   entries.push_back({parse_stage("normalize", {})});
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) entries.push_back({parse_stage("blur", {r})});
+  for (const char* r : {"1", "2", "3", "7"}) entries.push_back({parse_stage("median", {r})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
 
@@ -356,6 +407,7 @@ int bench(int most) {
       });
       // Half of what the stage reads and writes: the table's GB/s counts 2x.
       row(label(plan), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
+      median_other_path(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data), d_op);
 #if GPUIMG_BENCH_NPP
       npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
 #endif

@@ -69,6 +69,7 @@ NppPeers::~NppPeers() {
   cudaFree(sharpen_kernel_);
   cudaFree(table8_);
   cudaFree(table16_);
+  cudaFree(scratch_);
 }
 
 void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
@@ -84,6 +85,16 @@ void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
     for (int v = 0; v < 65536; ++v) narrow[v] = static_cast<Npp16u>(table[v]);
     check(cudaMemcpy(table16_, narrow.data(), 65536 * sizeof(Npp16u), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
+}
+
+Npp8u* NppPeers::scratch(std::size_t bytes) {
+  if (bytes > scratch_bytes_) {
+    check(cudaFree(scratch_), "cudaFree");
+    scratch_ = nullptr;
+    check(cudaMalloc(&scratch_, bytes), "cudaMalloc");
+    scratch_bytes_ = bytes;
+  }
+  return scratch_;
 }
 
 std::string NppPeers::version() {
@@ -106,6 +117,8 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Blur:
       return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
+    case OpId::Median:
+      return rgb8 ? "nppiFilterMedian_8u_C3R_Ctx" : gray16 ? "nppiFilterMedian_16u_C1R_Ctx" : nullptr;
     case OpId::Flip:
     case OpId::Flop:
       return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
@@ -126,7 +139,7 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
   }
 }
 
-NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
+NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) {
   if (!function(rec, s.in.channels, s.in.bytes)) return NPP_NOT_SUPPORTED_MODE_ERROR;
   const NppiSize size{s.in.width, s.in.height};
   const NppiPoint origin{0, 0};
@@ -161,6 +174,22 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
                                                    NPP_BORDER_REPLICATE, ctx_)
                   : nppiFilterBoxBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, mask, anchor,
                                                     NPP_BORDER_REPLICATE, ctx_);
+    }
+    case OpId::Median: {
+      // The region margin() pixels in from every edge, where the mask stays inside the image.
+      const int r = rec.get<Median>().radius;
+      const NppiSize region{s.in.width - 2 * r, s.in.height - 2 * r}, mask{2 * r + 1, 2 * r + 1};
+      const NppiPoint anchor{r, r};
+      if (region.width < 1 || region.height < 1) return NPP_SIZE_ERROR;
+      const std::size_t at = (std::size_t(r) * s.in.width + r) * s.in.channels;
+      Npp32u bytes = 0;
+      const NppStatus sized = rgb8 ? nppiFilterMedianGetBufferSize_8u_C3R_Ctx(region, mask, &bytes, ctx_)
+                                   : nppiFilterMedianGetBufferSize_16u_C1R_Ctx(region, mask, &bytes, ctx_);
+      if (sized != NPP_NO_ERROR) return sized;
+      Npp8u* buffer = scratch(bytes);
+      return rgb8 ? nppiFilterMedian_8u_C3R_Ctx(src8 + at, step, dst8 + at, step, region, mask, anchor, buffer, ctx_)
+                  : nppiFilterMedian_16u_C1R_Ctx(src16 + at, step, dst16 + at, step, region, mask, anchor, buffer,
+                                                 ctx_);
     }
     case OpId::Flip:
     case OpId::Flop:

@@ -1,6 +1,7 @@
 #pragma once
 // NPP doing the work of gpuimg's ops, so the benchmark can time both on the
 // same input and compare their bytes. Built only where CMake found NPP.
+#include <cstddef>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -31,13 +32,24 @@ class NppPeers {
   void prepare(const OpRecord& rec, const CudaStage& s);
 
   // Enqueues that function on the context's stream, src to dst of `s`.
-  NppStatus run(const OpRecord& rec, const CudaStage& s) const;
+  NppStatus run(const OpRecord& rec, const CudaStage& s);
+
+  // The border, in pixels, that the function leaves unwritten: NPP's
+  // median has no border mode and reads R pixels past its region, so it
+  // runs on the pixels at least R from every edge.
+  static int margin(const OpRecord& rec) { return rec.id == OpId::Median ? rec.get<Median>().radius : 0; }
 
  private:
+  // Scratch for the median, from nppiFilterMedianGetBufferSize: grown to
+  // the largest asked for, so that only a row's first run allocates.
+  Npp8u* scratch(std::size_t bytes);
+
   NppStreamContext ctx_{};
   Npp32s* sharpen_kernel_ = nullptr;  // device copy of the 3x3 F = 1 kernel
   Npp8u* table8_ = nullptr;           // 256 entries, shared by the three channels
   Npp16u* table16_ = nullptr;         // 65536 entries
+  Npp8u* scratch_ = nullptr;
+  std::size_t scratch_bytes_ = 0;
 };
 
 }  // namespace gpuimg

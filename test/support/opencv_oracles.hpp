@@ -34,6 +34,22 @@ inline Image opencv_blur(const Image& in, int radius) {
   return out;
 }
 
+// Whether cv::medianBlur takes this input at ksize 2R + 1: 8-bit images of
+// 1, 3 or 4 channels at any odd size, 16-bit ones only at 3 and 5.
+inline bool opencv_has_median(const Image& in, int radius) {
+  return in.channels != 2 && (in.depth == Depth::U8 || radius <= 2);
+}
+
+// cv::medianBlur, whose border is replicated as gpuimg's is.
+inline Image opencv_median(const Image& in, int radius) {
+  const int type = CV_MAKETYPE(in.depth == Depth::U8 ? CV_8U : CV_16U, in.channels);
+  const cv::Mat view(in.height, in.width, type, const_cast<std::uint8_t*>(in.data.data()));
+  Image out = in;
+  cv::Mat dst(in.height, in.width, type, out.data.data());
+  cv::medianBlur(view, dst, 2 * radius + 1);
+  return out;
+}
+
 // The sharpened values before rounding, clamped to the sample range.
 inline cv::Mat opencv_sharpen_unrounded(const Image& in, double f) {
   const cv::Mat kernel = (cv::Mat_<double>(3, 3) << 0, -f, 0, -f, 1 + 4 * f, -f, 0, -f, 0);

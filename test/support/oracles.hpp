@@ -135,6 +135,26 @@ template <> struct Oracle<Blur> {
   }
 };
 
+// The middle of the sorted window, std::nth_element over the replicated
+// samples gathered anew for every output.
+template <> struct Oracle<Median> {
+  static Image expected(const Image& in, const Median::Params& p) {
+    Image out = in;
+    std::vector<int> window;
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          window.clear();
+          for (int dy = -p.radius; dy <= p.radius; ++dy)
+            for (int dx = -p.radius; dx <= p.radius; ++dx) window.push_back(at_clamped(in, x + dx, y + dy, c));
+          const auto middle = window.begin() + window.size() / 2;
+          std::nth_element(window.begin(), middle, window.end());
+          put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c, *middle);
+        }
+    return out;
+  }
+};
+
 // Pixel (x, y) of `in`, all channels, copied to pixel (ox, oy) of `out`.
 inline void copy_pixel(const Image& in, int x, int y, Image& out, int ox, int oy) {
   for (int c = 0; c < in.channels; ++c)
