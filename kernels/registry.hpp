@@ -9,6 +9,7 @@
 #include "pixel.hpp"
 
 #include "ops/blur.hpp"
+#include "ops/convolve.hpp"
 #include "ops/crop.hpp"
 #include "ops/flip.hpp"
 #include "ops/gamma.hpp"
@@ -38,7 +39,8 @@
   X(Gamma)            \
   X(Linear)           \
   X(Thresholding)     \
-  X(Normalize)
+  X(Normalize)        \
+  X(Convolve)
 
 namespace gpuimg {
 
