@@ -65,15 +65,16 @@ __global__ void __launch_bounds__(32 * kWarps, 4)
 
   for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
     const int y0 = ty * kTileRows;
-    for (int item = thread; item < rows * staged; item += 32 * kWarps) {
-      const int r = item / staged, t = item % staged;
-      const int y = clamp_index(y0 + r - kh / 2, height);
-      int s = s0 - reach + t;
-      if (s < 0 || s >= row_len) {  // the edge pixel's sample of the same channel
-        const int x = s >= 0 ? s / channels : -((-s + channels - 1) / channels);
-        s = clamp_index(x, width) * channels + (s - x * channels);
+    for (int r = warp; r < rows; r += kWarps) {
+      const T* in = src + static_cast<std::size_t>(clamp_index(y0 + r - kh / 2, height)) * row_len;
+      for (int t = lane; t < staged; t += 32) {
+        int s = s0 - reach + t;
+        if (s < 0 || s >= row_len) {  // the edge pixel's sample of the same channel
+          const int x = s >= 0 ? s / channels : -((-s + channels - 1) / channels);
+          s = clamp_index(x, width) * channels + (s - x * channels);
+        }
+        tile[r * staged + t] = in[s];
       }
-      tile[item] = src[static_cast<std::size_t>(y) * row_len + s];
     }
     __syncthreads();
 
