@@ -65,12 +65,15 @@ struct Convolve {
     return "a " + std::to_string(w) + "x" + std::to_string(h) + " kernel needs " + std::to_string(w * h) +
            " weights, got " + std::to_string(p.weights.count);
   }
-  // Measured on the 2-core development machine (scripts/bench_cpu_cost.sh)
-  // per weight of the kernel: the exact path about 0.2 ns a sample, the
-  // double one about 0.45.
+  // Measured on the 2-core development machine, in CPU time while it was
+  // busy (1x1 to 31x31, 1 to 4 channels): the exact path about 2.4 ns a
+  // sample and 0.05 more a weight; the double path about 7 and 0.1 to 0.17
+  // more, its division and rounding costing most at small kernels. Which
+  // path a stage takes depends on its weights' values, so this is the
+  // double path's.
   static CpuCost cpu_cost(const Params& p) {
-    const double taps = double(p.size.width) * p.size.height;
-    return {1 + 0.45 * taps, 1.5 + 0.45 * taps};
+    const double weights = double(p.size.width) * p.size.height;
+    return {7 + 0.15 * weights, 7.5 + 0.15 * weights};
   }
 
   // Its own paths: lib/cpu_convolve.cpp and kernels/convolve*.cu; its data
