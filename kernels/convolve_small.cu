@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(32 * kWarps, 4)
     for (int i = 0; i < S::kRowsPerWarp; ++i) {
       const int r = warp + kWarps * i;
       if (r >= S::kRows) continue;
-      const T* in = reinterpret_cast<const T*>(raw + r * S::kRawStride + shifts[i]) - lo;
+      const T* in = reinterpret_cast<const T*>(raw + r * S::kRawStride + shifts[i]);  // sample lo
 #pragma unroll
       for (int t = lane; t < S::kStaged; t += 32) {
         int s = s0 - S::kReach + t;
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(32 * kWarps, 4)
           const int x = s >= 0 ? s / C : -((-s + C - 1) / C);
           s = clamp_index(x, width) * C + (s - x * C);
         }
-        tile[r * S::kStride + swizzle(S::kOffset + t)] = static_cast<float>(in[s]);
+        tile[r * S::kStride + swizzle(S::kOffset + t)] = static_cast<float>(in[s - lo]);
       }
     }
     __syncthreads();
