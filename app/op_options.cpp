@@ -38,6 +38,7 @@ std::string param_brief(const ParamSpec& p) {
       break;
     case ParamType::geometry:
     case ParamType::size:
+    case ParamType::odd_size:
     case ParamType::list: break;
   }
   const std::string body = p.name + range;

@@ -23,7 +23,13 @@ struct MeanDivider {
   // The divider for means of n > 1 samples, each at most max_sample, or
   // none where the numerators reach 2^31.
   static std::optional<MeanDivider> for_mean(std::uint64_t n, std::uint64_t max_sample) {
-    const std::uint64_t numerators = n * max_sample + n / 2 + 1;  // X: every sum + n/2 is below it
+    return for_sums(n, n * max_sample);
+  }
+
+  // The same for any sums up to max_sum (a convolution's, whose quotients
+  // may pass the largest sample).
+  static std::optional<MeanDivider> for_sums(std::uint64_t n, std::uint64_t max_sum) {
+    const std::uint64_t numerators = max_sum + n / 2 + 1;  // X: every sum + n/2 is below it
     if (n < 2 || numerators >= (std::uint64_t{1} << 31)) return std::nullopt;
     int k = 32;
     while ((std::uint64_t{1} << k) < numerators * n) ++k;

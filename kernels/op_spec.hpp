@@ -104,10 +104,21 @@ struct HasWorkingPixels<Op, std::void_t<decltype(Op::working_pixels(std::declval
 
 // An op whose values must agree with each other (levels: B < W) declares
 // check(const Params&), returning null or what is wrong ("B must be below
-// W"); the parser prefixes the flag.
+// W"), or a std::string, empty or what is wrong, where the message holds
+// the values; the parser prefixes the flag.
 template <class Op, class = void> struct HasCheck : std::false_type {};
 template <class Op>
 struct HasCheck<Op, std::void_t<decltype(Op::check(std::declval<const typename Op::Params&>()))>> : std::true_type {};
+
+// An op that needs data beside its record on both backends (a
+// convolution's weights) declares stage_data(const Params&, const Shape& in),
+// returning it as int32 words: built on the host once per plan
+// (stage_data in lib/plan.hpp), read through CpuStage::data and
+// CudaStage::data.
+template <class Op, class = void> struct HasStageData : std::false_type {};
+template <class Op>
+struct HasStageData<Op, std::void_t<decltype(Op::stage_data(std::declval<const typename Op::Params&>(),
+                                                             std::declval<const Shape&>()))>> : std::true_type {};
 
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>

@@ -11,6 +11,7 @@ enum class ParamType {
   real,      // 0.8
   geometry,  // WxH+X+Y, or WxH for a centred region
   size,      // WxH, Wx, xH or N%
+  odd_size,  // WxH, both sides given and odd (a filter's window): held as a SizeSpec
   choice,    // one name from the spec's list
   fraction,  // 0.25 or 25%: held as the fraction
   list,      // 1,2,1: numbers between commas, to the end of the word
@@ -46,8 +47,8 @@ struct ParamSpec {
   const char* name;  // shown in --help: --blur R
   ParamType type;
   // integer, real, fraction: the inclusive range of the value (min
-  // excluded where min_excluded); geometry, size: of each side (offsets
-  // may take any int); list: of each number.
+  // excluded where min_excluded); geometry, size, odd_size: of each side
+  // (offsets may take any int); list: of each number.
   double min, max;
   const char* meaning;
   // choice: the names, in order.

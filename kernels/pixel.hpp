@@ -22,7 +22,7 @@ GPUIMG_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i
 // Alpha is the last channel of gray+alpha and RGBA.
 GPUIMG_HD bool is_alpha(int c, int channels) { return (channels == 2 || channels == 4) && c == channels - 1; }
 
-// IEEE double multiply and add, each rounded once. On the device the explicit
+// IEEE double multiply, add and divide, each rounded once. On the device the explicit
 // _rn intrinsics keep nvcc from fusing them into an FMA whatever the flags;
 // on the host -ffp-contract=off does the same.
 GPUIMG_HD double mul_rn(double a, double b) {
@@ -37,6 +37,14 @@ GPUIMG_HD double add_rn(double a, double b) {
   return __dadd_rn(a, b);
 #else
   return a + b;
+#endif
+}
+
+GPUIMG_HD double div_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __ddiv_rn(a, b);
+#else
+  return a / b;
 #endif
 }
 

@@ -9,6 +9,7 @@
 #include "pixel.hpp"
 
 #include "ops/blur.hpp"
+#include "ops/convolve.hpp"
 #include "ops/crop.hpp"
 #include "ops/flip.hpp"
 #include "ops/gamma.hpp"
@@ -39,8 +40,9 @@
   X(Gamma)            \
   X(Linear)           \
   X(Thresholding)     \
-  X(Normalize) \
-  X(Median)
+  X(Normalize)        \
+  X(Median)           \
+  X(Convolve)
 
 namespace gpuimg {
 

@@ -64,6 +64,15 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
   return SizeSpec{*w, *h, 0};
 }
 
+// WxH with both sides given and odd: a window centred on its pixel.
+std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& spec) {
+  const std::size_t x = text.find('x');
+  if (x == std::string_view::npos) return std::nullopt;
+  const auto w = read_side(text.substr(0, x), spec), h = read_side(text.substr(x + 1), spec);
+  if (!w || !h || *w % 2 == 0 || *h % 2 == 0) return std::nullopt;
+  return SizeSpec{*w, *h, 0};
+}
+
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
 
 std::optional<double> read_number(std::string_view text, ParamType type) {
@@ -121,6 +130,8 @@ std::string param_form(const ParamSpec& spec) {
     case ParamType::size:
       return "WxH, Wx or xH (the other side keeps the aspect ratio) or N%, sides from " + number_text(spec.min) + " to " +
              number_text(spec.max);
+    case ParamType::odd_size:
+      return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
   }
   return "";
@@ -160,6 +171,12 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         return v;
       }
       break;
+    case ParamType::odd_size:
+      if (const auto s = read_odd_size(text, spec)) {
+        v.size = *s;
+        return v;
+      }
+      break;
     case ParamType::choice:
       for (int i = 0; i < spec.choice_count; ++i)
         if (text == spec.choices[i]) {
@@ -194,6 +211,7 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
       if (s.percent > 0) return number_text(s.percent) + "%";
       return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "");
     }
+    case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];
   }
   return "";

@@ -1,11 +1,19 @@
 #include "pipeline.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "error.hpp"
 #include "param_text.hpp"
 
 namespace gpuimg {
+namespace {
+
+// What an op's check() found wrong (op_spec.hpp), empty where nothing.
+std::string problem_text(const char* problem) { return problem ? problem : ""; }
+std::string problem_text(std::string problem) { return problem; }
+
+}  // namespace
 
 OpRecord parse_stage(const std::string& name, const std::vector<std::string>& values) {
   OpRecord rec{};
@@ -57,7 +65,8 @@ OpRecord parse_stage(const std::string& name, const std::vector<std::string>& va
     }
     if (!rest.empty()) throw unexpected();
     if constexpr (HasCheck<Op>::value)
-      if (const char* problem = Op::check(Op::make(parsed))) throw UsageError("--" + name + ": " + problem);
+      if (const std::string problem = problem_text(Op::check(Op::make(parsed))); !problem.empty())
+        throw UsageError("--" + name + ": " + problem);
     rec = make_record<Op>(Op::make(parsed));
   });
   if (!found) throw UsageError("unknown operation '" + name + "'");

@@ -33,8 +33,8 @@ std::size_t largest_buffer(const Pipeline& planned);
 // The data of the pass that planned[i] leads, built on the host once per
 // plan and used by both backends (the GPU's copy uploaded beside the
 // records): a resample stage's tables, a table pass's composed tables
-// (table_pass.hpp); empty for the other kinds and for stages that lead no
-// pass. A table pass that reads its input's range gets room for its
+// (table_pass.hpp), what an op declares as its stage_data (op_spec.hpp);
+// empty for the other stages and for stages that lead no pass. A table pass that reads its input's range gets room for its
 // tables, made when that range is known.
 std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i);
 

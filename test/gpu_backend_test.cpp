@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "backend.hpp"
+#include "convolve_kernels.hpp"
 #include "error.hpp"
 #include "gpu.hpp"
 #include "image_compare.hpp"
@@ -220,6 +221,29 @@ TEST(GpuBackend, TablePassesAgree) {
           expect_backends_agree(in, stages(chain));
           expect_backends_agree(narrow_ranges(in), stages(chain));
         }
+}
+
+// Convolve's two kernels (convolve_small.cu up to 7x7 on the exact path,
+// convolve.cu for the rest) at sizes around their tiles of 256 samples by
+// 32 rows and 128 by 32, with every channel count's pixels cut at a tile's
+// edge, and past the grid's 65535 tile rows.
+TEST(GpuBackend, ConvolveEveryKernel) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {37, 1}, {1, 41}, {2, 3}, {85, 32}, {86, 33}, {257, 31}, {300, 70}};
+  std::uint32_t seed = 500;
+  for (const std::string& kernel : convolve_kernels())
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          const Image in = random_image(w, h, channels, d, seed++);
+          SCOPED_TRACE(kernel + " on " + shape(in));
+          expect_backends_agree(in, {parse_stage("convolve", {kernel})});
+        }
+  for (const std::string& kernel : {ones(5, 5), ones(9, 9), random_kernel(3, 3, -1, 1, false, 11)})
+    expect_backends_agree(random_image(2, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
+  for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), random_kernel(5, 5, -1, 2, false, 7)})
+    for (Depth d : {Depth::U8, Depth::U16})
+      expect_backends_agree(random_image(1920, 1080, 3, d, seed++), {parse_stage("convolve", {kernel})});
 }
 
 TEST(GpuBackend, ReportsStageTimes) {

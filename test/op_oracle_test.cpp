@@ -9,6 +9,7 @@
 #include "op_cases.hpp"
 #include "oracles.hpp"
 #if GPUIMG_WITH_OPENCV
+#include "convolve_checks.hpp"
 #include "opencv_oracles.hpp"
 #endif
 
@@ -56,6 +57,9 @@ void check_against_oracle(const Image& in, const OpRecord& rec) {
       for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i)
         if (std::abs(sample(got, i) - r[i]) > 0.5 + 1e-6) ++off;
       EXPECT_EQ(off, 0u) << "samples further than 0.5 from cv::filter2D";
+    }
+    if constexpr (std::is_same_v<Op, Convolve>) {
+      EXPECT_TRUE(matches_filter2d(in, p, got));
     }
 #endif
   });

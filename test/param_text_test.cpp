@@ -1,6 +1,6 @@
 // The parameter types op headers declare (kernels/param_values.hpp), read
-// and printed back by lib/param_text.cpp: fractions, lists of numbers and
-// ranges that exclude their minimum.
+// and printed back by lib/param_text.cpp: fractions, lists of numbers, odd
+// sizes and ranges that exclude their minimum.
 #include <gtest/gtest.h>
 
 #include "error.hpp"
@@ -14,6 +14,7 @@ namespace {
 constexpr ParamSpec kFraction{"T", ParamType::fraction, 0, 1, "a level"};
 constexpr ParamSpec kAboveZero = ParamSpec{"G", ParamType::real, 0, 10, "a gamma"}.above_min();
 constexpr ParamSpec kList = ParamSpec{"K", ParamType::list, -5, 5, "weights"}.counts(2, 4);
+constexpr ParamSpec kOddSize{"SIZE", ParamType::odd_size, 1, 31, "a window"};
 
 std::string refusal(const ParamSpec& spec, const std::string& text) {
   try {
@@ -51,6 +52,18 @@ TEST(ParamText, ListsKeepTheirNumbersInOrder) {
   const std::string form = "--op: K must be 2 to 4 numbers between commas, each from -5 to 5, got '";
   for (const char* bad : {"1", "1,2,3,4,5", "1,,2", "1,2,", ",1,2", "1,6", "1;2", "1, 2", ""})
     EXPECT_EQ(refusal(kList, bad), form + bad + "'");
+}
+
+TEST(ParamText, OddSizesGiveBothSidesOdd) {
+  const ParamValue v = parse_param("x", kOddSize, "31x1");
+  EXPECT_EQ(v.size.width, 31);
+  EXPECT_EQ(v.size.height, 1);
+  EXPECT_EQ(v.size.percent, 0);
+  EXPECT_EQ(param_text(kOddSize, v), "31x1");
+  EXPECT_EQ(param_text(kOddSize, parse_param("x", kOddSize, "003x05")), "3x5");
+  const std::string form = "--op: SIZE must be WxH with both sides odd, from 1 to 31, got '";
+  for (const char* bad : {"2x2", "3x4", "33x1", "1x33", "3x", "x3", "3", "50%", "0x1", "-1x3", "+3x3", "3x3x3", "3X3", ""})
+    EXPECT_EQ(refusal(kOddSize, bad), form + bad + "'");
 }
 
 // How a joined word reads in --help and in the messages about it.

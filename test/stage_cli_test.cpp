@@ -47,6 +47,16 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--threshold", "%"}, 2, "--threshold: T must be"},
       {{"--linear", "1,"}, 2, "--linear: nothing after ',' in '1,'"},
       {{"--linear", "1"}, 2, "--linear: B is missing: expected A,B, got '1'"},
+      {{"--convolve", "2x2:1,1,1,1"}, 2, "--convolve: SIZE must be WxH with both sides odd, from 1 to 31, got '2x2'"},
+      {{"--convolve", "33x1:1"}, 2, "--convolve: SIZE must be WxH with both sides odd, from 1 to 31, got '33x1'"},
+      {{"--convolve", "3x:1,2,3"}, 2, "--convolve: SIZE must be WxH with both sides odd"},
+      {{"--convolve", "50%:1"}, 2, "--convolve: SIZE must be WxH with both sides odd"},
+      {{"--convolve", "3x3:1,2"}, 2, "--convolve: a 3x3 kernel needs 9 weights, got 2"},
+      {{"--convolve", "1x5:1,2,3,4,5,6"}, 2, "--convolve: a 1x5 kernel needs 5 weights, got 6"},
+      {{"--convolve", "3x3:1,,2"}, 2, "--convolve: WEIGHTS must be 1 to 961 numbers between commas, each from -65536 to 65536, got '1,,2'"},
+      {{"--convolve", "1x1:65537"}, 2, "--convolve: WEIGHTS must be 1 to 961 numbers"},
+      {{"--convolve", "3x3"}, 2, "--convolve: WEIGHTS is missing: expected SIZE:WEIGHTS, got '3x3'"},
+      {{"--convolve", "1x1:1:"}, 2, "--convolve: WEIGHTS must be"},
   };
   for (const Refusal& bad : refusals) {
     SCOPED_TRACE(bad.ops.front() + " " + bad.ops[1]);

@@ -33,7 +33,8 @@ def target(op, size):
     of that input's copy (issue 3: invert, sharpen, blur; issue 21: the
     geometry ops, grayscale, and lanczos3 halving the size; its 4K-to-8K
     limit is against the 8K copy, which the 4K table has no row for; issue
-    22: a chain of five table stages, fused, and the median up to R = 3)."""
+    22: a chain of five table stages, fused, the median up to R = 3, and a
+    5x5 convolution of integer weights, the kind NPP's figure was for)."""
     if "+" in op:
         return 1.1 if op.count("+") == 4 else None  # issue 22: five point stages in one pass
     name, _, param = op.partition("_")
@@ -49,6 +50,10 @@ def target(op, size):
         return 0.75
     if name == "sharpen":
         return 1.2
+    if name == "convolve":
+        fields = dict(p.split("=") for p in param.split("_"))
+        whole = all(float(k).is_integer() for k in fields["WEIGHTS"].split(","))
+        return 2.0 if fields["SIZE"] == "5x5" and whole else None
     if name == "blur":
         return 1.3 if int(param.split("=")[1]) <= 8 else 2.0
     if name == "median":
@@ -142,6 +147,10 @@ def markdown(rows, notes, machine, command):
         "  mode and reads R pixels past its region, so it runs on the region R",
         "  pixels in from every edge (a little less work than gpuimg's), and its",
         "  bytes are compared there; skipped by the same prediction as the blur.",
+        "  convolve 5x5 of integer",
+        "  weights: `nppiFilterBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx` with the weights",
+        "  reversed (NPP convolves where gpuimg correlates), divisor their sum,",
+        "  `NPP_BORDER_REPLICATE`.",
         "- **cupy**: invert: `cupy.subtract(max, x, out=y)`. sharpen F=1:",
         "  `cupyx.scipy.ndimage.correlate(x, w, output=float64, mode='nearest')` with",
         "  w the same 3x3 kernel as int32. blur R: the two 1-D passes of",
@@ -169,7 +178,8 @@ def markdown(rows, notes, machine, command):
         "**gpuimg/peer**: gpuimg's time divided by the peer's; below 1, gpuimg is",
         "faster. **target**: issue 3's limit for gpuimg, as a multiple of the copy:",
         "invert <= 1.1x, sharpen <= 1.2x, blur <= 1.3x up to R=8 and <= 2x up to",
-        "R=256; issue 22's for the median: <= 1.5x at R=1, 3x at R=2, 6x at R=3.",
+        "R=256; issue 22's: the median <= 1.5x at R=1, 3x at R=2, 6x at R=3; a 5x5",
+        "  convolution of integer weights <= 2x.",
     ]
     groups = []
     for r in rows:

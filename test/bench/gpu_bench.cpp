@@ -343,6 +343,12 @@ int bench(int most) {
   entries.push_back({parse_stage("normalize", {})});
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) entries.push_back({parse_stage("blur", {r})});
   for (const char* r : {"1", "2", "3", "7"}) entries.push_back({parse_stage("median", {r})});
+  // 5x5 convolutions: box-like and fixed random integers (the exact path,
+  // beside NPP), and fractions (the double path).
+  for (const char* kernel : {"5x5:1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
+                             "5x5:1,-2,3,0,2,1,-1,3,2,0,5,9,5,0,2,3,-1,1,4,2,0,3,-2,1,4",
+                             "5x5:0.1,-0.2,0.3,0,0.2,0.1,-0.1,0.3,0.2,0,0.5,0.9,0.5,0,0.2,0.3,-0.1,0.1,0.4,0.2,0,0.3,-0.2,0.1,0.4"})
+    entries.push_back({parse_stage("convolve", {kernel})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
 

@@ -1,5 +1,6 @@
 #include "npp_peers.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,8 @@
 #include <nppi_data_exchange_and_initialization.h>
 #include <nppi_filtering_functions.h>
 #include <nppi_geometry_transforms.h>
+
+#include "number_lists.hpp"
 
 namespace gpuimg {
 
@@ -38,6 +41,17 @@ int resize_interpolation(const OpRecord& rec) {
   return -1;
 }
 
+// NPP's integer filter takes a convolution whose weights are integers and
+// whose sum, its divisor, is positive.
+bool npp_convolves(const OpRecord& rec) {
+  double sum = 0;
+  for (double k : number_list(rec.get<Convolve>().weights)) {
+    if (k != std::floor(k)) return false;
+    sum += k;
+  }
+  return sum > 0;
+}
+
 bool is_rgb8(int channels, int bytes) { return channels == 3 && bytes == 1; }
 bool is_gray16(int channels, int bytes) { return channels == 1 && bytes == 2; }
 
@@ -61,18 +75,30 @@ NppPeers::NppPeers(cudaStream_t stream) {
   ctx_.nStreamFlags = flags;
   check(cudaMalloc(&sharpen_kernel_, sizeof kSharpen), "cudaMalloc");
   check(cudaMemcpy(sharpen_kernel_, kSharpen, sizeof kSharpen, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check(cudaMalloc(&convolve_kernel_, sizeof(Npp32s) * Convolve::kMaxSide * Convolve::kMaxSide), "cudaMalloc");
   check(cudaMalloc(&table8_, 256), "cudaMalloc");
   check(cudaMalloc(&table16_, 65536 * sizeof(Npp16u)), "cudaMalloc");
 }
 
 NppPeers::~NppPeers() {
   cudaFree(sharpen_kernel_);
+  cudaFree(convolve_kernel_);
   cudaFree(table8_);
   cudaFree(table16_);
   cudaFree(scratch_);
 }
 
 void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
+  if (rec.id == OpId::Convolve) {
+    // NPP convolves: the last coefficient meets the top-left neighbour.
+    const std::vector<double>& weights = number_list(rec.get<Convolve>().weights);
+    const std::vector<Npp32s> reversed(weights.rbegin(), weights.rend());
+    convolve_divisor_ = 0;
+    for (Npp32s k : reversed) convolve_divisor_ += k;
+    check(cudaMemcpy(convolve_kernel_, reversed.data(), sizeof(Npp32s) * reversed.size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+    return;
+  }
   if (rec.id != OpId::Levels || !s.host_data) return;
   // The pass's data: a word saying the colour channels share one table, then it.
   const std::int32_t* table = s.host_data + 1;
@@ -119,6 +145,9 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
       return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Median:
       return rgb8 ? "nppiFilterMedian_8u_C3R_Ctx" : gray16 ? "nppiFilterMedian_16u_C1R_Ctx" : nullptr;
+    case OpId::Convolve:
+      if (!npp_convolves(rec)) return nullptr;
+      return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Flip:
     case OpId::Flop:
       return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
@@ -165,6 +194,15 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) {
                                                 anchor, 1, NPP_BORDER_REPLICATE, ctx_)
                   : nppiFilterBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, sharpen_kernel_, k,
                                                  anchor, 1, NPP_BORDER_REPLICATE, ctx_);
+    }
+    case OpId::Convolve: {
+      const SizeSpec& k = rec.get<Convolve>().size;
+      const NppiSize mask{k.width, k.height};
+      const NppiPoint anchor{k.width / 2, k.height / 2};
+      return rgb8 ? nppiFilterBorder_8u_C3R_Ctx(src8, step, size, origin, dst8, step, size, convolve_kernel_, mask,
+                                                anchor, convolve_divisor_, NPP_BORDER_REPLICATE, ctx_)
+                  : nppiFilterBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, convolve_kernel_,
+                                                 mask, anchor, convolve_divisor_, NPP_BORDER_REPLICATE, ctx_);
     }
     case OpId::Blur: {
       const int r = rec.get<Blur>().radius;

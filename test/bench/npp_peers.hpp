@@ -28,7 +28,8 @@ class NppPeers {
   static const char* function(const OpRecord& rec, int channels, int bytes_per_sample);
 
   // What run() needs beside the image, before it is timed: a table
-  // stage's tables in NPP's layout, from the stage's host data.
+  // stage's tables in NPP's layout, from the stage's host data; a
+  // convolution's weights.
   void prepare(const OpRecord& rec, const CudaStage& s);
 
   // Enqueues that function on the context's stream, src to dst of `s`.
@@ -46,6 +47,8 @@ class NppPeers {
 
   NppStreamContext ctx_{};
   Npp32s* sharpen_kernel_ = nullptr;  // device copy of the 3x3 F = 1 kernel
+  Npp32s* convolve_kernel_ = nullptr;  // a convolution's weights reversed, as NPP takes them
+  Npp32s convolve_divisor_ = 1;
   Npp8u* table8_ = nullptr;           // 256 entries, shared by the three channels
   Npp16u* table16_ = nullptr;         // 65536 entries
   Npp8u* scratch_ = nullptr;

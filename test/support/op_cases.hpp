@@ -56,6 +56,7 @@ inline std::vector<std::string> test_values(const ParamSpec& p) {
     case ParamType::list: texts = {number_text(p.max), number_text(p.min) + "," + number_text(p.max)}; break;
     case ParamType::geometry: texts = {"1x1+0+0", "5x3", "7x4-2-1", "100000x3", "2x100000+0-7"}; break;
     case ParamType::size: texts = {"1x1", "5x", "x7", "50%", "250%", "31x2"}; break;
+    case ParamType::odd_size: texts = {"1x1", "3x3", "1x31", "31x1"}; break;
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) texts.push_back(p.choices[i]);
       break;
@@ -67,6 +68,16 @@ inline std::string value_name(std::string s) {
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = c == '.' ? 'p' : c == '-' ? 'm' : c == '%' ? 'P' : '_';
   return s;
+}
+
+// The stage of an op's example ("--levels 5%,95%,1.2").
+template <class Op> OpRecord example_stage() {
+  std::istringstream words(Op::example);
+  std::string flag, word;
+  std::vector<std::string> values;
+  words >> flag;
+  while (words >> word) values.push_back(word);
+  return parse_stage(Op::name, values);
 }
 
 // Each parameter takes each of its test values while the others keep their
@@ -99,6 +110,9 @@ inline std::vector<OpCase> op_cases() {
           if (!HasCheck<Op>::value) throw;
         }
       }
+    // Such values rarely agree when varied one at a time (a convolution's
+    // size and its weights): the op's own example, which does, joins them.
+    if constexpr (HasCheck<Op>::value) cases.push_back({std::string(Op::name) + "_example", example_stage<Op>()});
   });
   return cases;
 }

@@ -4,6 +4,8 @@
 // own 16-bit box filter overflows a 32-bit accumulator at large radii.
 #include <opencv2/imgproc.hpp>
 
+#include <vector>
+
 #include "random_image.hpp"
 
 namespace gpuimg::test {
@@ -56,6 +58,18 @@ inline cv::Mat opencv_sharpen_unrounded(const Image& in, double f) {
   cv::Mat out;
   cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   cv::min(cv::max(out, 0.0), double(max_sample(in.depth)), out);
+  return out;
+}
+
+// A convolution's values before rounding: cv::filter2D (a correlation, as
+// the op's) with the weights as written, in double, divided by their sum
+// where it is not 0.
+inline cv::Mat opencv_convolve_unrounded(const Image& in, const std::vector<double>& weights, int kw, int kh) {
+  const cv::Mat kernel(kh, kw, CV_64F, const_cast<double*>(weights.data()));
+  cv::Mat out;
+  cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+  const double sum = cv::sum(kernel)[0];
+  if (sum != 0) out /= sum;
   return out;
 }
 

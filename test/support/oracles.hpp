@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "number_lists.hpp"
 #include "random_image.hpp"
 #include "registry.hpp"
 #include "resample_plan.hpp"
@@ -151,6 +152,40 @@ template <> struct Oracle<Median> {
           std::nth_element(window.begin(), middle, window.end());
           put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c, *middle);
         }
+    return out;
+  }
+};
+
+// The README's definition written out: S = S + k * v over the weights row
+// by row, each product and sum one IEEE double operation (the suite builds
+// with -ffp-contract=off), s the weights' sum in the same order, S / s where
+// s is not 0, rounded half away from zero and clamped.
+template <> struct Oracle<Convolve> {
+  // S / s (or S) of every sample, before rounding.
+  static std::vector<double> unrounded(const Image& in, const Convolve::Params& p) {
+    const std::vector<double>& k = number_list(p.weights);
+    const int kw = p.size.width, kh = p.size.height;
+    double s = 0;
+    for (double w : k) s = s + w;
+    std::vector<double> out;
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          double sum = 0;
+          for (int j = 0; j < kh; ++j)
+            for (int i = 0; i < kw; ++i) {
+              const double product = k[std::size_t(j) * kw + i] * at_clamped(in, x + i - kw / 2, y + j - kh / 2, c);
+              sum = sum + product;
+            }
+          out.push_back(s != 0 ? sum / s : sum);
+        }
+    return out;
+  }
+  static long long rounded(double v, int hi) { return static_cast<long long>(std::min(std::max(std::round(v), 0.0), double(hi))); }
+  static Image expected(const Image& in, const Convolve::Params& p) {
+    Image out = in;
+    const std::vector<double> v = unrounded(in, p);
+    for (std::size_t i = 0; i < v.size(); ++i) put(out, i, rounded(v[i], max_sample(in.depth)));
     return out;
   }
 };

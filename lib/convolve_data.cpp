@@ -1,0 +1,56 @@
+// A convolution's stage data (ops/convolve.hpp): its weights from the
+// command line's list, and whether its sums are exact for this depth.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "number_lists.hpp"
+#include "ops/convolve.hpp"
+
+namespace gpuimg {
+namespace {
+
+void push_double(std::vector<std::int32_t>& data, double d) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  data.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
+  data.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits >> 32)));
+}
+
+}  // namespace
+
+std::vector<std::int32_t> Convolve::stage_data(const Params& p, const Shape& in) {
+  const std::vector<double>& weights = number_list(p.weights);
+  const double max = in.bytes == 1 ? 255 : 65535;
+  double sum = 0, magnitude = 0;  // s in the pinned order; A, exact where it matters
+  bool integers = true;
+  for (double k : weights) {
+    sum += k;
+    magnitude += std::fabs(k);
+    integers = integers && k == std::floor(k);
+  }
+  const bool exact = integers && magnitude * max < 0x1p24;
+  const std::int32_t divisor = exact ? static_cast<std::int32_t>(std::fabs(sum)) : 0;
+  const MeanDivider divide =
+      MeanDivider::for_sums(divisor, static_cast<std::uint64_t>(magnitude * max)).value_or(MeanDivider{0, 0, 0});
+
+  std::vector<std::int32_t> data = {exact,
+                                    sum < 0,
+                                    divisor,
+                                    static_cast<std::int32_t>(divide.half),
+                                    static_cast<std::int32_t>(divide.magic),
+                                    static_cast<std::int32_t>(divide.shift)};
+  static_assert(kSumsWords == 6, "the words above");
+  for (double k : weights) {
+    const float f = static_cast<float>(k);
+    std::int32_t word;
+    std::memcpy(&word, &f, sizeof word);
+    data.push_back(word);
+  }
+  for (double k : weights) push_double(data, k);
+  push_double(data, sum);
+  return data;
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,139 @@
+// --convolve on the CPU backend: kernels of every shape the op takes, on
+// both of its paths, against the plain double loop of the README's
+// definition (bit for bit) and cv::filter2D, on images smaller and larger
+// than the kernel, every depth and channel count; the exact path's integer
+// rounding against the double division it stands for; and which kernels
+// take that path.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "convolve_kernels.hpp"
+#include "image_compare.hpp"
+#include "oracles.hpp"
+#include "pipeline.hpp"
+#include "plan.hpp"
+#if GPUIMG_WITH_OPENCV
+#include "convolve_checks.hpp"
+#endif
+
+namespace gpuimg::test {
+namespace {
+
+// 1x1, a row, a column, odd sizes, and images smaller than 31x31.
+std::vector<std::pair<int, int>> sizes() { return {{1, 1}, {37, 1}, {1, 41}, {33, 17}, {2, 3}, {70, 45}}; }
+
+Image run_one(const Image& in, const OpRecord& rec) {
+  Image out = in;
+  run_cpu(out, {rec});
+  return out;
+}
+
+TEST(Convolve, EveryKernelMatchesTheLoopAndFilter2D) {
+  std::uint32_t seed = 300;
+  for (const std::string& kernel : convolve_kernels()) {
+    const OpRecord rec = parse_stage("convolve", {kernel});
+    const Convolve::Params& p = rec.get<Convolve>();
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (auto [w, h] : sizes())
+        for (int channels = 1; channels <= 4; ++channels) {
+          const Image in = random_image(w, h, channels, d, seed++);
+          SCOPED_TRACE(kernel + " on " + shape(in));
+          const Image got = run_one(in, rec);
+          EXPECT_TRUE(same_samples(Oracle<Convolve>::expected(in, p), got)) << "oracle: reference loop";
+#if GPUIMG_WITH_OPENCV
+          EXPECT_TRUE(matches_filter2d(in, p, got));
+#endif
+        }
+  }
+}
+
+// Ties go away from zero: (10 + 11) / 2 = 10.5 becomes 11, on the exact
+// path through a negative sum too, and on the double one.
+TEST(Convolve, RoundsHalfAwayFromZero) {
+  Image in(3, 1, 1, Depth::U8);
+  const std::uint8_t row[3] = {10, 200, 11};
+  std::copy(row, row + 3, in.samples<std::uint8_t>());
+  const Image out = run_one(in, parse_stage("convolve", {"3x1:1,0,1"}));
+  EXPECT_EQ(out.samples<std::uint8_t>()[1], 11);  // (10 + 11) / 2
+  EXPECT_EQ(out.samples<std::uint8_t>()[0], 105);  // (10 + 200) / 2
+  const Image negated = run_one(in, parse_stage("convolve", {"3x1:-1,0,-1"}));
+  EXPECT_EQ(negated.samples<std::uint8_t>()[1], 11);
+  const Image halves = run_one(in, parse_stage("convolve", {"3x1:0.5,0,0.5"}));
+  EXPECT_EQ(halves.samples<std::uint8_t>()[1], 11);
+}
+
+ConvolveSums sums_for(const std::string& kernel, int bytes) {
+  const Pipeline planned = plan_pipeline({parse_stage("convolve", {kernel})}, Shape{4, 4, 1, bytes});
+  return Convolve::sums(stage_data(planned, 0).data());
+}
+
+// Integer weights whose magnitudes add up to A with A * max < 2^24 take the
+// exact path; any other weight, or a larger A, the double arithmetic.
+TEST(Convolve, WhichKernelsTakeTheExactPath) {
+  EXPECT_TRUE(sums_for(ones(31, 31), 1).exact);
+  EXPECT_TRUE(sums_for(ones(15, 17), 2).exact);  // A = 255
+  EXPECT_TRUE(sums_for("1x3:128,0,128", 2).exact);
+  EXPECT_FALSE(sums_for("1x3:128,1,128", 2).exact);
+  EXPECT_TRUE(sums_for("1x3:128,1,128", 1).exact);
+  EXPECT_TRUE(sums_for("1x3:-32896,0,32896", 1).exact);  // A * 255 = 2^24 - 256
+  EXPECT_FALSE(sums_for("1x3:-32897,0,32897", 1).exact);
+  EXPECT_FALSE(sums_for("1x1:0.5", 1).exact);
+  EXPECT_TRUE(sums_for("1x1:65536", 1).exact);
+  EXPECT_FALSE(sums_for("1x1:65536", 2).exact);
+  const ConvolveSums negative = sums_for("3x1:-1,-2,-3", 1);
+  EXPECT_TRUE(negative.negate);
+  EXPECT_EQ(negative.divisor, 6);
+  EXPECT_EQ(sums_for("3x1:-1,0,1", 1).divisor, 0);
+}
+
+// The exact path's integer rounding is the pinned double division's, for
+// every sum S a kernel can reach: each kernel's divisor against all of
+// them at 8 bits, and every S near a tie or the ends at 16 bits.
+TEST(Convolve, ExactRoundingIsThePinnedDivision) {
+  const auto check = [](const std::string& kernel, int bytes, bool every) {
+    SCOPED_TRACE(kernel + (bytes == 1 ? " 8-bit" : " 16-bit"));
+    const OpRecord rec = parse_stage("convolve", {kernel});
+    const std::vector<double>& k = number_list(rec.get<Convolve>().weights);
+    double a = 0, s = 0;
+    for (double w : k) {
+      a += std::abs(w);
+      s += w;
+    }
+    const ConvolveSums sums = sums_for(kernel, bytes);
+    ASSERT_TRUE(sums.exact);
+    const long long reach = static_cast<long long>(a) * (bytes == 1 ? 255 : 65535);
+    long long wrong = 0;
+    const auto one = [&](long long S) {
+      const int exact = bytes == 1 ? Convolve::exact_result<std::uint8_t>(std::int32_t(S), sums)
+                                   : Convolve::exact_result<std::uint16_t>(std::int32_t(S), sums);
+      const int pinned = bytes == 1 ? Convolve::pinned_result<std::uint8_t>(double(S), s)
+                                    : Convolve::pinned_result<std::uint16_t>(double(S), s);
+      if (exact != pinned && wrong++ < 5) ADD_FAILURE() << "S = " << S << ": " << exact << ", pinned " << pinned;
+    };
+    if (every) {
+      for (long long S = -reach; S <= reach; ++S) one(S);
+    } else {  // around each tie (q + 1/2) s of the sample range, and both ends
+      const long long d = static_cast<long long>(std::abs(s));
+      for (long long q = 0; q <= 65536 && d > 0; ++q)
+        for (long long S = (2 * q + 1) * d / 2 - 2; S <= (2 * q + 1) * d / 2 + 2; ++S) one(s < 0 ? -S : S);
+      for (long long S = -reach; S <= -reach + 1000; ++S) one(S);
+      for (long long S = reach - 1000; S <= reach; ++S) one(S);
+    }
+    EXPECT_EQ(wrong, 0);
+  };
+  for (const std::string& kernel : {ones(5, 5), std::string("1x3:1,0,1"), std::string("3x3:-1,-1,-1,-1,-1,-1,-1,-1,-1"),
+                                    std::string("3x3:0,-1,0,-1,5,-1,0,-1,0"), std::string("3x3:-1,0,1,-2,0,2,-1,0,1"),
+                                    std::string("1x3:7,-3,1"), ones(31, 31), random_kernel(7, 7, -3, 12, true, 3)})
+    check(kernel, 1, true);
+  for (const std::string& kernel : {ones(5, 5), std::string("1x3:1,0,1"), std::string("1x3:-7,-3,-1"),
+                                    std::string("1x3:128,0,128"), ones(15, 17)})
+    check(kernel, 2, false);
+}
+
+}  // namespace
+}  // namespace gpuimg::test
