@@ -31,6 +31,7 @@ std::string text_report(const CompareCommand& cmd, const Image& e, const Compari
   std::string out = c.identical() ? "identical" : why.empty() ? "within limits (" + describe(cmd.limits) + ")" : "different";
   for (std::size_t i = 0; i < why.size(); ++i) out += (i ? ", " : ": ") + why[i];
   out += "\n";
+  for (const std::string& note : c.notes) out += "note: " + note + "\n";
   if (!c.mismatch.empty()) return out;
   out += "channel   max diff   differing      share        MAE       RMSE   PSNR dB       SSIM\n";
   for (int ch = 0; ch < e.channels; ++ch) out += metric_row(channel_name(ch, e.channels), c.channels[ch]);
@@ -43,18 +44,21 @@ std::string text_report(const CompareCommand& cmd, const Image& e, const Compari
 
 int execute(const CompareCommand& cmd) {
   if (!cmd.diff.empty()) {
-    check_output_path(cmd.diff, {cmd.expected, cmd.actual});
+    check_output_path(cmd.diff, {cmd.expected, cmd.actual, cmd.scope.mask});
   }
   // Decoding is most of a comparison without SSIM (about 90% of a 4000x3000
   // PNG pair's CPU time, by perf): the two files decode at once.
   std::future<Image> reading = std::async(std::launch::async, [&] { return read_image(cmd.actual, cmd.read); });
-  const Image expected = read_image(cmd.expected, cmd.read);
-  const Image actual = reading.get();
+  Image expected = read_image(cmd.expected, cmd.read);
+  Image actual = reading.get();
+  const Image mask = cmd.scope.mask.empty() ? Image() : read_image(cmd.scope.mask, cmd.read);
+  std::vector<std::string> notes = apply_scope(expected, actual, cmd.scope, cmd.scope.mask.empty() ? nullptr : &mask);
   const BackendSelection where = select_backend(cmd.device);
   // The JSON schema promises every metric; the table shows SSIM only when a
   // limit made it worth its cost.
   const Ssim ssim = cmd.json ? Ssim::compute : ssim_needed(cmd.limits);
-  const Comparison c = compare_images(expected, actual, where.backend, ssim);
+  Comparison c = compare_images(expected, actual, where.backend, ssim);
+  c.notes = std::move(notes);
 
   if (!cmd.diff.empty()) {
     if (c.mismatch.empty())
@@ -90,6 +94,14 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda or cpu")->default_str("auto");
   sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this")
       ->default_str(std::to_string(ReadOptions{}.max_pixels));
+  sub_->add_option("--ignore", ignore_, "Leave this rectangle out of the comparison (repeatable)")
+      ->type_name("X,Y,W,H")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub_->add_option("--mask", cmd_.scope.mask, "Compare only where this image, the same size, is not black")
+      ->type_name("FILE");
+  sub_->add_option("--alpha", alpha_, "compare: alpha is a channel like the others; ignore: colours only")
+      ->default_str("compare");
   limits_.reserve(std::size(kThresholds));
   for (const ThresholdSpec& spec : kThresholds) {
     limits_.emplace_back(&spec, std::string());
@@ -105,6 +117,8 @@ CompareCommand CompareCli::command() const {
   CompareCommand cmd = cmd_;
   cmd.device = parse_device(device_);
   if (max_pixels_) cmd.read.max_pixels = parse_max_pixels(*max_pixels_);
+  for (const std::string& text : ignore_) cmd.scope.ignore.push_back(parse_rect("--ignore:", text));
+  cmd.scope.alpha = parse_alpha_rule("--alpha:", alpha_);
   for (const auto& [spec, text] : limits_)
     if (sub_->count(std::string("--") + spec->name)) cmd.limits.push_back(parse_threshold("--", *spec, text));
   return cmd;

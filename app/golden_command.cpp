@@ -69,12 +69,16 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipelin
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     const GoldenCase& gc = m.cases[i];
     try {
-      const Image actual = run_case(gc, p[i], backend);
-      const Image golden = read_image(gc.golden.string());
-      const Comparison c = compare_images(golden, actual, backend, ssim_needed(gc.limits));
+      Image actual = run_case(gc, p[i], backend);
+      Image golden = read_image(gc.golden.string());
+      const Image mask = gc.scope.mask.empty() ? Image() : read_image(gc.scope.mask);
+      std::vector<std::string> notes = apply_scope(golden, actual, gc.scope, gc.scope.mask.empty() ? nullptr : &mask);
+      Comparison c = compare_images(golden, actual, backend, ssim_needed(gc.limits));
+      c.notes = std::move(notes);
       const std::vector<std::string> why = failures(c, gc.limits);
       std::string note;
       for (const std::string& w : why) note += (note.empty() ? "" : ", ") + w;
+      for (const std::string& n : c.notes) note += (note.empty() ? "note: " : "; note: ") + n;
       if (!why.empty() && c.mismatch.empty() && !cmd.diff_dir.empty()) {
         const std::string picture = (fs::path(cmd.diff_dir) / (gc.name + ".diff.png")).string();
         write_image(picture, diff_image(golden, actual, c));
@@ -106,7 +110,8 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
       if (fs::exists(gc.golden)) {
         what = "updated";
         try {
-          if (compare_images(read_image(gc.golden.string()), img, Backend::cpu, Ssim::skip).identical()) what = "unchanged";
+          const Image golden = read_image(gc.golden.string());
+          if (compare_images(golden, img, Backend::cpu, Ssim::skip).identical()) what = "unchanged";
         } catch (const InputError&) {  // an unreadable golden is replaced
         }
       }

@@ -176,6 +176,7 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
   "mismatch": null,
   "thresholds": {"max-diff": 2},
   "failures": [],
+  "notes": [],
   "overall": {"max_diff": 2, "differing_pixels": 1, "differing_share": 0.5, "mae": 1, "rmse": 1.4142135623730951, "psnr": )" +
                       number_text(10 * std::log10(255.0 * 255 / 2)) + R"(, "ssim": )" + ssim + R"(},
   "channels": [
@@ -194,7 +195,7 @@ TEST(CompareJson, MismatchAndIdenticalHaveNullsWhereNoNumberFits) {
   const std::string json = report_json({"a.png", "b.png", &a, &b, "cpu", &m, &none});
   EXPECT_NE(json.find("\"result\": \"different\",\n  \"pass\": false"), std::string::npos) << json;
   EXPECT_NE(json.find("\"mismatch\": \"depth 8-bit vs 16-bit\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"failures\": [\"depth 8-bit vs 16-bit\"],\n  \"overall\": null,\n  \"channels\": [],\n  "
+  EXPECT_NE(json.find("\"failures\": [\"depth 8-bit vs 16-bit\"],\n  \"notes\": [],\n  \"overall\": null,\n  \"channels\": [],\n  "
                       "\"bbox\": null\n}\n"),
             std::string::npos)
       << json;

@@ -39,6 +39,7 @@ struct Comparison {
   ChannelMetrics overall;
   std::vector<ChannelMetrics> channels;
   Box box;
+  std::vector<std::string> notes;  // what apply_scope changed, for the report; compare_images sets none
   bool identical() const { return mismatch.empty() && overall.max_diff == 0; }
   bool has_ssim() const { return !std::isnan(overall.ssim); }
 };

@@ -55,6 +55,8 @@ std::string report_json(const CompareReport& r) {
     out += (i ? ", " : "") + quoted(shown[i].spec->name) + ": " + number(shown[i].limit);
   out += "},\n  \"failures\": [";
   for (std::size_t i = 0; i < why.size(); ++i) out += (i ? ", " : "") + quoted(why[i]);
+  out += "],\n  \"notes\": [";
+  for (std::size_t i = 0; i < c.notes.size(); ++i) out += (i ? ", " : "") + quoted(c.notes[i]);
   out += "],\n";
 
   if (!c.mismatch.empty()) return out + "  \"overall\": null,\n  \"channels\": [],\n  \"bbox\": null\n}\n";
