@@ -106,30 +106,33 @@ CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipe
   return r;
 }
 
-void print_table(const CheckRun& run) {
-  std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
-              "why");
-  for (const CaseResult& r : run.cases) {
-    std::string note = case_message(r);
-    if (r.comparison)
-      for (const std::string& n : r.comparison->notes) note += (note.empty() ? "note: " : "; note: ") + n;
-    const char* result = r.outcome == CaseResult::Outcome::pass ? "pass"
-                         : r.outcome == CaseResult::Outcome::fail ? "FAIL"
-                                                                   : "error";
-    print_row(r.golden_case->name, result, r.comparison ? &*r.comparison : nullptr, note);
-  }
-  std::printf("%zu cases: %d passed, %d failed, %d errors\n", run.cases.size(),
-              run.count(CaseResult::Outcome::pass), run.count(CaseResult::Outcome::fail),
-              run.count(CaseResult::Outcome::error));
+void print_case(const CaseResult& r) {
+  std::string note = case_message(r);
+  if (r.comparison)
+    for (const std::string& n : r.comparison->notes) note += (note.empty() ? "note: " : "; note: ") + n;
+  const char* result = r.outcome == CaseResult::Outcome::pass ? "pass"
+                       : r.outcome == CaseResult::Outcome::fail ? "FAIL"
+                                                                 : "error";
+  print_row(r.golden_case->name, result, r.comparison ? &*r.comparison : nullptr, note);
+  std::fflush(stdout);
 }
 
 int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
   CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
-  for (std::size_t i = 0; i < m.cases.size(); ++i) run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
+  // The table shows each case as it ends, so a long run shows its progress.
+  if (!cmd.json)
+    std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
+                "why");
+  for (std::size_t i = 0; i < m.cases.size(); ++i) {
+    run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
+    if (!cmd.json) print_case(run.cases.back());
+  }
   if (cmd.json)
     std::fputs(check_json(run).c_str(), stdout);
   else
-    print_table(run);
+    std::printf("%zu cases: %d passed, %d failed, %d errors\n", run.cases.size(),
+                run.count(CaseResult::Outcome::pass), run.count(CaseResult::Outcome::fail),
+                run.count(CaseResult::Outcome::error));
   if (cmd.github) std::fputs(github_annotations(run).c_str(), stdout);
   std::fflush(stdout);
   if (!cmd.junit.empty()) {
