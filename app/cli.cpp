@@ -15,6 +15,7 @@
 #include "file_util.hpp"
 #include "golden_command.hpp"
 #include "message_line.hpp"
+#include "near_miss.hpp"
 #include "number_text.hpp"
 #include "op_options.hpp"
 
@@ -49,14 +50,37 @@ const char* kFooter =
     "  gpuimg compare expected.png actual.png --max-diff 1 --diff diff.png\n"
     "  gpuimg golden check tests/golden.txt";
 
+// The options of the innermost subcommand parsed (`app` itself when none),
+// as typed ("--max-diff"), for a did-you-mean: a slip in `compare` is not
+// answered with an operation's flag.
+std::vector<std::string> known_options(const CLI::App& app) {
+  const std::vector<CLI::App*> subs = app.get_subcommands();
+  if (!subs.empty()) return known_options(*subs.front());
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& name : o->get_lnames()) out.push_back("--" + name);
+  return out;
+}
+
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
-// unclear. `subcommand`: the one being parsed, or empty.
-std::string usage_message(const CLI::ParseError& e, const std::string& subcommand) {
+// unclear. `subcommand`: the one being parsed, or empty. CLI11 names the
+// leftover words in reverse order; they are named here in the order given,
+// an unknown option first, with the nearest known option when one is close.
+std::string usage_message(const CLI::ParseError& e, const std::string& subcommand, const CLI::App& app, int argc,
+                          const char* const* argv) {
   if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-    std::string what = e.what();
-    const auto colon = what.find(": ");
-    const std::string arg = colon == std::string::npos ? what : what.substr(colon + 2);
-    if (!arg.empty() && arg[0] == '-') return "unknown option '" + arg + "'";
+    const std::vector<std::string> left = app.remaining(true);
+    std::vector<std::string> in_order;
+    for (int i = 1; i < argc; ++i)
+      if (std::find(left.begin(), left.end(), argv[i]) != left.end()) in_order.push_back(argv[i]);
+    for (const std::string& w : in_order)
+      if (w.size() > 1 && w[0] == '-') {
+        const std::string option = w.substr(0, w.find('='));
+        const std::optional<std::string> near = near_miss(option, known_options(app));
+        return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
+      }
+    std::string arg;
+    for (const std::string& w : in_order) arg += (arg.empty() ? "" : " ") + w;
     if (!subcommand.empty()) return subcommand + ": unexpected argument '" + arg + "'";
     return "unexpected argument '" + arg + "': give one INPUT and one OUTPUT";
   }
@@ -266,7 +290,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   } catch (const CLI::ParseError& e) {
     const std::string sub = compare.chosen() ? "compare" : golden.chosen() ? "golden" : "";
-    print_message(usage_message(e, sub) + hint());
+    print_message(usage_message(e, sub, app, argc, argv) + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

@@ -9,6 +9,7 @@
 
 #include "backend.hpp"
 #include "codec.hpp"
+#include "scope.hpp"
 #include "thresholds.hpp"
 
 namespace gpuimg {
@@ -20,6 +21,7 @@ struct CompareCommand {
   DeviceChoice device = DeviceChoice::automatic;
   ReadOptions read;
   Thresholds limits;
+  Scope scope;
 };
 
 // compare and golden exit with these, as cmp, diff and ImageMagick's compare
@@ -41,7 +43,9 @@ class CompareCli {
   CLI::App* sub_;
   CompareCommand cmd_;
   std::string device_ = "auto";
-  std::optional<std::string> max_pixels_;  // set even when given empty, which is refused
+  std::optional<std::string> max_pixels_;
+  std::vector<std::string> ignore_;
+  std::string alpha_ = "compare";  // set even when given empty, which is refused
   std::vector<std::pair<const ThresholdSpec*, std::string>> limits_;
 };
 

@@ -1,10 +1,15 @@
 #include "golden_command.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <new>
 #include <set>
 
+#include <unistd.h>
+
+#include "check_report.hpp"
 #include "cli.hpp"
 #include "compare_command.hpp"
 #include "diff_image.hpp"
@@ -52,44 +57,90 @@ void print_row(const std::string& name, const char* result, const Comparison* c,
     max_diff = std::to_string(c->overall.max_diff);
     differing = std::to_string(c->overall.differing);
     psnr = number_text(c->overall.psnr).substr(0, 8);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6f", c->overall.ssim);
-    ssim = buf;
+    if (c->has_ssim()) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.6f", c->overall.ssim);
+      ssim = buf;
+    }
   }
   std::printf("%-36s %-6s %8s %10s %8s %8s%s\n", name.c_str(), result, max_diff.c_str(), differing.c_str(),
               psnr.c_str(), ssim.c_str(), note.empty() ? "" : ("  " + printable(note)).c_str());
 }
 
-int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
-  int failed = 0, errors = 0;
-  std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
-              "why");
-  for (std::size_t i = 0; i < m.cases.size(); ++i) {
-    const GoldenCase& gc = m.cases[i];
-    try {
-      const Image actual = run_case(gc, p[i], backend);
-      const Image golden = read_image(gc.golden.string());
-      const Comparison c = compare_images(golden, actual, backend);
-      const std::vector<std::string> why = failures(c, gc.limits);
-      std::string note;
-      for (const std::string& w : why) note += (note.empty() ? "" : ", ") + w;
-      if (!why.empty() && c.mismatch.empty() && !cmd.diff_dir.empty()) {
-        const std::string picture = (fs::path(cmd.diff_dir) / (gc.name + ".diff.png")).string();
-        write_image(picture, diff_image(golden, actual, c));
-        note += "; see " + picture;
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof buf - 1) == 0 ? buf : "localhost";
+}
+
+CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipeline& p, Backend backend) {
+  CaseResult r{&gc, CaseResult::Outcome::pass, {}, std::nullopt, {}, 0};
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    Image actual = run_case(gc, p, backend);
+    Image golden = read_image(gc.golden.string());
+    const Image mask = gc.scope.mask.empty() ? Image() : read_image(gc.scope.mask);
+    std::vector<std::string> notes = apply_scope(golden, actual, gc.scope, gc.scope.mask.empty() ? nullptr : &mask);
+    r.comparison = compare_images(golden, actual, backend, ssim_needed(gc.limits));
+    r.comparison->notes = std::move(notes);
+    r.reasons = failures(*r.comparison, gc.limits);
+    if (!r.reasons.empty()) {
+      r.outcome = CaseResult::Outcome::fail;
+      if (r.comparison->mismatch.empty() && !cmd.diff_dir.empty()) {
+        r.diff = (fs::path(cmd.diff_dir) / (gc.name + ".diff.png")).string();
+        write_image(r.diff, diff_image(golden, actual, *r.comparison));
       }
-      failed += why.empty() ? 0 : 1;
-      print_row(gc.name, why.empty() ? "pass" : "FAIL", &c, note);
-    } catch (const Error& e) {
-      ++errors;
-      print_row(gc.name, "error", nullptr, e.what());
     }
+  } catch (const Error& e) {
+    r = {&gc, CaseResult::Outcome::error, {e.what()}, std::nullopt, {}, 0};
   }
-  std::printf("%zu cases: %zu passed, %d failed, %d errors\n", m.cases.size(), m.cases.size() - failed - errors,
-              failed, errors);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+void print_case(const CaseResult& r) {
+  std::string note = case_message(r);
+  if (r.comparison)
+    for (const std::string& n : r.comparison->notes) note += (note.empty() ? "note: " : "; note: ") + n;
+  const char* result = r.outcome == CaseResult::Outcome::pass ? "pass"
+                       : r.outcome == CaseResult::Outcome::fail ? "FAIL"
+                                                                 : "error";
+  print_row(r.golden_case->name, result, r.comparison ? &*r.comparison : nullptr, note);
   std::fflush(stdout);
-  if (errors) return static_cast<int>(CompareExit::error);
-  return static_cast<int>(failed ? CompareExit::different : CompareExit::same);
+}
+
+int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
+  CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
+  // The table shows each case as it ends, so a long run shows its progress.
+  if (!cmd.json)
+    std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
+                "why");
+  for (std::size_t i = 0; i < m.cases.size(); ++i) {
+    run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
+    if (!cmd.json) print_case(run.cases.back());
+  }
+  if (cmd.json)
+    std::fputs(check_json(run).c_str(), stdout);
+  else
+    std::printf("%zu cases: %d passed, %d failed, %d errors\n", run.cases.size(),
+                run.count(CaseResult::Outcome::pass), run.count(CaseResult::Outcome::fail),
+                run.count(CaseResult::Outcome::error));
+  if (cmd.github) std::fputs(github_annotations(run).c_str(), stdout);
+  std::fflush(stdout);
+  if (!cmd.junit.empty()) {
+    const std::string xml = junit_xml(run);
+    write_file_atomically(cmd.junit, std::vector<std::uint8_t>(xml.begin(), xml.end()));
+  }
+  if (run.count(CaseResult::Outcome::error)) return static_cast<int>(CompareExit::error);
+  return static_cast<int>(run.count(CaseResult::Outcome::fail) ? CompareExit::different : CompareExit::same);
 }
 
 // Rewrites only the goldens whose samples changed, so an update after a
@@ -104,7 +155,8 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
       if (fs::exists(gc.golden)) {
         what = "updated";
         try {
-          if (compare_images(read_image(gc.golden.string()), img, Backend::cpu).identical()) what = "unchanged";
+          const Image golden = read_image(gc.golden.string());
+          if (compare_images(golden, img, Backend::cpu, Ssim::skip).identical()) what = "unchanged";
         } catch (const InputError&) {  // an unreadable golden is replaced
         }
       }
@@ -161,6 +213,11 @@ GoldenCli::GoldenCli(CLI::App& parent) {
     s->footer(kCompareExitHelp);
   }
   check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case");
+  check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")
+      ->type_name("FILE");
+  check_cmd->add_flag("--json", cmd_.json, "Print the results as JSON (schema gpuimg-golden/1) instead of a table");
+  check_cmd->add_option("--format", format_, "text, or github: also one ::error annotation per failing case")
+      ->default_str("text");
   update_->add_flag("--prune", cmd_.prune, "Also remove the PNGs beside the manifest that no case names");
 }
 
@@ -168,6 +225,9 @@ GoldenCommand GoldenCli::command() const {
   GoldenCommand cmd = cmd_;
   cmd.update = update_->parsed();
   cmd.device = parse_device(device_);
+  if (format_ != "text" && format_ != "github")
+    throw UsageError("--format: must be text or github, got '" + format_ + "'");
+  cmd.github = format_ == "github";
   return cmd;
 }
 

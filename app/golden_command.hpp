@@ -15,6 +15,9 @@ struct GoldenCommand {
   std::string manifest;
   DeviceChoice device = DeviceChoice::automatic;
   std::string diff_dir;  // check: a difference picture per failing case, NAME.diff.png
+  std::string junit;     // check: a JUnit XML file of the results; empty: none
+  bool json = false;     // check: the results as one JSON document instead of the table
+  bool github = false;   // check: GitHub Actions ::error lines after the results
   bool prune = false;    // update: remove PNGs beside the manifest that no case names
 };
 
@@ -31,6 +34,7 @@ class GoldenCli {
   CLI::App* update_;
   GoldenCommand cmd_;
   std::string device_ = "auto";
+  std::string format_ = "text";
 };
 
 // Prints a table on stdout, errors on stderr; returns a CompareExit: 0 every

@@ -68,6 +68,25 @@ TEST(CompareCli, LimitsDecide) {
   EXPECT_EQ(status({"--max-differing-share", "0.98", "--max-mae", "5.3", "--max-rmse", "7.6"}), 0);
 }
 
+// Without a limit on SSIM the table leaves it out ("-"); a limit or --json
+// computes it.
+TEST(CompareCli, SsimOnlyWhenALimitOrTheJsonAsks) {
+  TempDir tmp;
+  const std::string blurred = blurred_scene(tmp);
+  const auto all_row = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"compare", data("scene.png"), blurred, "--device", "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunResult r = run_binary(args);
+    const std::size_t at = r.out.find("\nall ");
+    return at == std::string::npos ? r.out : r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+  };
+  const std::string lazy = all_row({}), asked = all_row({"--ssim", "0.5"});
+  EXPECT_EQ(lazy.substr(lazy.size() - 2), " -") << lazy;
+  EXPECT_EQ(asked.substr(asked.size() - 11), " 0.69535805") << asked;
+  EXPECT_EQ(run_binary({"compare", data("scene.png"), blurred, "--json"}).out.find("\"ssim\": null"),
+            std::string::npos);
+}
+
 TEST(CompareCli, MismatchesAreDifferencesNotErrors) {
   for (const char* other : {"scene16.png", "gray.png", "rgba.png", "tiny.png"}) {
     SCOPED_TRACE(other);

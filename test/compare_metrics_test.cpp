@@ -44,7 +44,7 @@ struct OneOff {
 
 TEST(CompareMetrics, IdenticalImages) {
   const Image img = random_image(17, 9, 4, Depth::U16, 1);
-  const Comparison c = compare_images(img, img, Backend::cpu);
+  const Comparison c = compare_images(img, img, Backend::cpu, Ssim::compute);
   EXPECT_TRUE(c.identical());
   EXPECT_EQ(c.mismatch, "");
   EXPECT_EQ(c.overall.max_diff, 0);
@@ -57,9 +57,27 @@ TEST(CompareMetrics, IdenticalImages) {
   EXPECT_EQ(failures(c, {}), std::vector<std::string>{});
 }
 
+// SSIM is the costly metric: left out unless asked, yet free (1) for
+// identical images; a limit on it asks for it.
+TEST(CompareMetrics, SsimOnlyWhenAsked) {
+  const OneOff p;
+  const Comparison lazy = compare_images(p.base, p.off, Backend::cpu, Ssim::skip);
+  EXPECT_FALSE(lazy.has_ssim());
+  EXPECT_TRUE(std::isnan(lazy.channels[1].ssim));
+  EXPECT_EQ(lazy.overall.max_diff, 1);
+  EXPECT_EQ(failures(lazy, {}), std::vector<std::string>{"max-diff 1 > 0"});
+  const Comparison same = compare_images(p.base, p.base, Backend::cpu, Ssim::skip);
+  EXPECT_EQ(same.overall.ssim, 1);
+  EXPECT_EQ(same.channels[2].ssim, 1);
+  const auto limit = [](const char* name, const char* text) { return parse_threshold("", *find_threshold(name), text); };
+  EXPECT_EQ(ssim_needed({}), Ssim::skip);
+  EXPECT_EQ(ssim_needed({limit("max-diff", "3"), limit("min-psnr", "40")}), Ssim::skip);
+  EXPECT_EQ(ssim_needed({limit("max-diff", "3"), limit("min-ssim", "0.9")}), Ssim::compute);
+}
+
 TEST(CompareMetrics, OnePixelOffByOne) {
   const OneOff p;
-  const Comparison c = compare_images(p.base, p.off, Backend::cpu);
+  const Comparison c = compare_images(p.base, p.off, Backend::cpu, Ssim::compute);
   EXPECT_FALSE(c.identical());
   EXPECT_EQ(c.overall.max_diff, 1);
   EXPECT_EQ(c.overall.differing, 1u);
@@ -98,7 +116,7 @@ TEST(CompareMetrics, ShapeMismatchesAreDifferencesWithAMessage) {
   const char* expected[] = {"size 10x10 vs 11x10", "depth 8-bit vs 16-bit", "channels gray vs RGB",
                             "size 4x5 vs 10x10, channels gray+alpha vs RGB, depth 16-bit vs 8-bit"};
   for (int i = 0; i < 4; ++i) {
-    const Comparison c = compare_images(cases[i][0], cases[i][1], Backend::cpu);
+    const Comparison c = compare_images(cases[i][0], cases[i][1], Backend::cpu, Ssim::compute);
     EXPECT_EQ(c.mismatch, expected[i]);
     EXPECT_FALSE(c.identical());
     // No limit lets a mismatch through.
@@ -109,7 +127,7 @@ TEST(CompareMetrics, ShapeMismatchesAreDifferencesWithAMessage) {
 
 TEST(CompareThresholds, DefaultIsExactAndEveryGivenLimitMustHold) {
   const OneOff p;
-  const Comparison c = compare_images(p.base, p.off, Backend::cpu);
+  const Comparison c = compare_images(p.base, p.off, Backend::cpu, Ssim::compute);
   EXPECT_EQ(failures(c, {}), std::vector<std::string>{"max-diff 1 > 0"});
   const auto limit = [](const char* name, const char* v) { return parse_threshold("--", *find_threshold(name), v); };
   EXPECT_EQ(failures(c, {limit("max-diff", "1")}), std::vector<std::string>{});
@@ -144,7 +162,7 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
   set_sample(p.base, 1, 0, 0, 20);
   p.off = p.base;
   set_sample(p.off, 1, 0, 0, 22);
-  const Comparison c = compare_images(p.base, p.off, Backend::cpu);
+  const Comparison c = compare_images(p.base, p.off, Backend::cpu, Ssim::compute);
   const Thresholds limits = {parse_threshold("--", *find_threshold("max-diff"), "2")};
   const std::string json = report_json({"a\"b.png", "c.png", &p.base, &p.off, "cpu", &c, &limits});
   const std::string ssim = number_text(c.channels[0].ssim);
@@ -158,6 +176,7 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
   "mismatch": null,
   "thresholds": {"max-diff": 2},
   "failures": [],
+  "notes": [],
   "overall": {"max_diff": 2, "differing_pixels": 1, "differing_share": 0.5, "mae": 1, "rmse": 1.4142135623730951, "psnr": )" +
                       number_text(10 * std::log10(255.0 * 255 / 2)) + R"(, "ssim": )" + ssim + R"(},
   "channels": [
@@ -172,15 +191,15 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
 TEST(CompareJson, MismatchAndIdenticalHaveNullsWhereNoNumberFits) {
   const Image a = random_image(3, 3, 3, Depth::U8, 4), b = random_image(3, 3, 3, Depth::U16, 4);
   const Thresholds none;
-  const Comparison m = compare_images(a, b, Backend::cpu);
+  const Comparison m = compare_images(a, b, Backend::cpu, Ssim::compute);
   const std::string json = report_json({"a.png", "b.png", &a, &b, "cpu", &m, &none});
   EXPECT_NE(json.find("\"result\": \"different\",\n  \"pass\": false"), std::string::npos) << json;
   EXPECT_NE(json.find("\"mismatch\": \"depth 8-bit vs 16-bit\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"failures\": [\"depth 8-bit vs 16-bit\"],\n  \"overall\": null,\n  \"channels\": [],\n  "
+  EXPECT_NE(json.find("\"failures\": [\"depth 8-bit vs 16-bit\"],\n  \"notes\": [],\n  \"overall\": null,\n  \"channels\": [],\n  "
                       "\"bbox\": null\n}\n"),
             std::string::npos)
       << json;
-  const Comparison same = compare_images(a, a, Backend::cpu);
+  const Comparison same = compare_images(a, a, Backend::cpu, Ssim::compute);
   const std::string j2 = report_json({"a.png", "a.png", &a, &a, "cpu", &same, &none});
   EXPECT_NE(j2.find("\"result\": \"identical\""), std::string::npos) << j2;
   EXPECT_NE(j2.find("\"thresholds\": {\"max-diff\": 0}"), std::string::npos) << j2;
@@ -196,7 +215,7 @@ TEST(CompareDiffImage, DimmedGrayDifferencesInColourAndTheirBox) {
   Image a = e;
   set_sample(a, 2, 2, 0, 65534);  // off by one: yellow
   set_sample(a, 4, 3, 2, 0);      // the full range: red
-  const Comparison c = compare_images(e, a, Backend::cpu);
+  const Comparison c = compare_images(e, a, Backend::cpu, Ssim::compute);
   const Image d = diff_image(e, a, c);
   ASSERT_EQ(d.width, 8);
   ASSERT_EQ(d.height, 6);
@@ -225,7 +244,7 @@ TEST(CompareDiffImage, TheBoxIsClippedAtTheEdgeAndNeverCoversADifference) {
   const Image e = random_image(5, 4, 1, Depth::U8, 9);
   Image a = e;
   set_sample(a, 0, 0, 0, (a.samples<std::uint8_t>()[0] + 9) % 256);
-  const Image d = diff_image(e, a, compare_images(e, a, Backend::cpu));
+  const Image d = diff_image(e, a, compare_images(e, a, Backend::cpu, Ssim::compute));
   unsigned char rgb[3];
   diff_colour(9, 255, rgb);
   EXPECT_EQ(d.data[0], rgb[0]);
@@ -276,7 +295,7 @@ TEST(CompareOracle, ShiftedImagesAgreeWithOpenCv) {
         const Image a = random_image(w, h, channels, depth, 11 + channels);
         const Image b = w == 1 ? random_image(w, h, channels, depth, 99) : shifted(a);
         SCOPED_TRACE(shape(a));
-        const Comparison c = compare_images(a, b, Backend::cpu);
+        const Comparison c = compare_images(a, b, Backend::cpu, Ssim::compute);
         const cv::Mat ma = to_mat64(a), mb = to_mat64(b);
         const double n = static_cast<double>(a.pixel_count()) * channels;
         EXPECT_EQ(c.overall.max_diff, cv::norm(ma, mb, cv::NORM_INF));

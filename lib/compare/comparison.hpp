@@ -1,7 +1,9 @@
 #pragma once
 // Comparing an image with its expected version: exact difference counts and
 // sums on the host, SSIM on the chosen backend.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,9 @@ struct ChannelMetrics {
   double differing_share = 0;         // differing / pixels
   double mae = 0, rmse = 0;           // over the channel's samples (overall: all samples)
   double psnr = 0;                    // 10 log10(L^2 / MSE); +infinity when MSE is 0
-  double ssim = 1;                    // mean over pixels (overall: mean of the channels' means)
+  // Mean over pixels (overall: mean of the channels' means); NaN when not
+  // computed, so a check that forgets to ask for it fails rather than passes.
+  double ssim = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Inclusive corners of the smallest rectangle holding every differing pixel.
@@ -35,11 +39,18 @@ struct Comparison {
   ChannelMetrics overall;
   std::vector<ChannelMetrics> channels;
   Box box;
+  std::vector<std::string> notes;  // what apply_scope changed, for the report; compare_images sets none
   bool identical() const { return mismatch.empty() && overall.max_diff == 0; }
+  bool has_ssim() const { return !std::isnan(overall.ssim); }
 };
 
+// SSIM's 121-tap window costs some 4 CPU-seconds an RGB megapixel, a hundred
+// times the exact sums; it is computed only when a caller asks (a limit on
+// it, or a report that prints it). Identical images get 1 either way, free.
+enum class Ssim { skip, compute };
+
 // Throws DeviceError when the CUDA backend fails.
-Comparison compare_images(const Image& expected, const Image& actual, Backend backend);
+Comparison compare_images(const Image& expected, const Image& actual, Backend backend, Ssim ssim);
 
 // "R", "G", "B", "A", or "gray", "alpha" for the channels of a layout.
 const char* channel_name(int channel, int channels);

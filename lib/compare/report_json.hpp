@@ -22,4 +22,13 @@ struct CompareReport {
 // One JSON object, ending in a newline.
 std::string report_json(const CompareReport& r);
 
+// The pieces golden check's JSON shares with it: a string in the printable
+// form docs/compare.md describes, quoted; a number, null where infinite or
+// NaN (an SSIM not computed); a metrics record's fields, without braces;
+// the limits by name, {"max-diff": 0} for none.
+std::string json_string(const std::string& s);
+std::string json_number(double v);
+std::string metrics_json(const ChannelMetrics& m);
+std::string thresholds_json(const Thresholds& limits);
+
 }  // namespace gpuimg

@@ -12,6 +12,12 @@ Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, c
   return {&spec, parse_number(where + spec.name + ":", text, NumberForm::decimal, spec.min, spec.max)};
 }
 
+Ssim ssim_needed(const Thresholds& limits) {
+  for (const Threshold& t : limits)
+    if (t.spec->needs_ssim) return Ssim::compute;
+  return Ssim::skip;
+}
+
 std::vector<std::string> failures(const Comparison& cmp, const Thresholds& limits) {
   if (!cmp.mismatch.empty()) return {cmp.mismatch};
   static const Threshold kExact = {find_threshold("max-diff"), 0};

@@ -19,6 +19,7 @@ struct ThresholdSpec {
   double min, max;      // valid limits, inclusive
   const char* meaning;  // for --help
   double (*metric)(const ChannelMetrics&);
+  bool needs_ssim = false;  // its metric is SSIM, which compare_images computes only when asked
 };
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -37,7 +38,7 @@ inline const ThresholdSpec kThresholds[] = {
     {"min-psnr", "psnr", true, 0, kInf, "PSNR in dB over all samples (identical images: infinite)",
      [](const ChannelMetrics& m) { return m.psnr; }},
     {"min-ssim", "ssim", true, -1, 1, "SSIM, the mean over channels",
-     [](const ChannelMetrics& m) { return m.ssim; }},
+     [](const ChannelMetrics& m) { return m.ssim; }, true},
 };
 
 struct Threshold {
@@ -53,6 +54,9 @@ using Thresholds = std::vector<Threshold>;
 // `where` in front of the name ("--" on the command line).
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text);
 const ThresholdSpec* find_threshold(const std::string& name);  // by name, nullptr if none
+
+// Whether any of `limits` bounds SSIM, so compare_images must compute it.
+Ssim ssim_needed(const Thresholds& limits);
 
 // Why the comparison fails, one line each ("max-diff 3 > 1", or the shape
 // mismatch); empty when it passes.

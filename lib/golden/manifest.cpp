@@ -27,19 +27,26 @@ std::vector<std::string> columns(const std::string& line) {
   return out;
 }
 
-Thresholds parse_limits(const std::string& text) {
-  Thresholds limits;
+// The fourth column: limits by their names, and the fields of a Scope.
+void parse_limits(const std::string& text, const std::filesystem::path& dir, GoldenCase& c) {
   for (const std::string& field : words(text)) {
     const std::size_t eq = field.find('=');
-    const ThresholdSpec* spec = find_threshold(field.substr(0, eq));
-    if (eq == std::string::npos || !spec) {
+    const std::string name = field.substr(0, eq), value = eq == std::string::npos ? "" : field.substr(eq + 1);
+    const ThresholdSpec* spec = find_threshold(name);
+    if (eq != std::string::npos && spec) {
+      c.limits.push_back(parse_threshold("", *spec, value));
+    } else if (eq != std::string::npos && name == "ignore") {
+      c.scope.ignore.push_back(parse_rect("ignore=", value));
+    } else if (eq != std::string::npos && name == "mask" && !value.empty()) {
+      c.scope.mask = (dir / value).string();
+    } else if (eq != std::string::npos && name == "alpha") {
+      c.scope.alpha = parse_alpha_rule("alpha=", value);
+    } else {
       std::string known;
-      for (const ThresholdSpec& s : kThresholds) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known);
+      for (const ThresholdSpec& s : kThresholds) known += std::string(s.name) + ", ";
+      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known + "ignore, mask or alpha");
     }
-    limits.push_back(parse_threshold("", *spec, field.substr(eq + 1)));
   }
-  return limits;
 }
 
 // A manifest is a short text: one that is not (/dev/zero, an image named by
@@ -93,8 +100,9 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path) {
           std::string::npos)
         throw UsageError("name '" + name[0] + "' may hold only letters, digits and '_'");
       if (!names.insert(name[0]).second) throw UsageError("name '" + name[0] + "' repeats");
-      m.cases.push_back({name[0], dir / input[0], dir / (name[0] + ".png"), words(cols[2]),
-                         cols.size() == 4 ? parse_limits(cols[3]) : Thresholds{}, number});
+      GoldenCase c{name[0], dir / input[0], dir / (name[0] + ".png"), words(cols[2]), {}, {}, number};
+      if (cols.size() == 4) parse_limits(cols[3], dir, c);
+      m.cases.push_back(std::move(c));
     } catch (const UsageError& e) {
       throw InputError(path.string() + ":" + std::to_string(number), e.what());
     }

@@ -7,13 +7,16 @@
 // command line (`--blur 3 --invert`); the golden is NAME.png beside the
 // manifest; the optional fourth column holds thresholds by their names in
 // thresholds.hpp (`max-diff=1 min-psnr=45`), and none means the output must
-// equal the golden sample for sample. Blank lines and lines starting with
+// equal the golden sample for sample; beside them, the scope.hpp fields
+// `ignore=X,Y,W,H` (repeatable), `mask=FILE` (relative to the manifest's
+// folder) and `alpha=ignore`. Blank lines and lines starting with
 // '#' are skipped.
 #include <filesystem>
 #include <istream>
 #include <string>
 #include <vector>
 
+#include "scope.hpp"
 #include "thresholds.hpp"
 
 namespace gpuimg {
@@ -23,6 +26,7 @@ struct GoldenCase {
   std::filesystem::path input, golden;
   std::vector<std::string> args;
   Thresholds limits;
+  Scope scope;
   int line;  // in the manifest, for messages
 };
 

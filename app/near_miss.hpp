@@ -1,0 +1,16 @@
+#pragma once
+// "Did you mean": the known name closest to a mistyped one, for the
+// unknown-option message.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuimg {
+
+// The name in `known` nearest to `word` by edit distance (insertions,
+// deletions, substitutions and swaps of neighbours, each 1), if it is at
+// most 2 and under half of `word`'s length, so that a short unrelated
+// word is not "corrected"; the first of equals.
+std::optional<std::string> near_miss(const std::string& word, const std::vector<std::string>& known);
+
+}  // namespace gpuimg

@@ -1,0 +1,50 @@
+// An unknown option, in processing, compare or golden, is named as typed,
+// with the nearest known option of that command when one is close; the
+// leftover words of compare are named in the order given.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "near_miss.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+TEST(NearMiss, OnlyCloseNamesAreSuggested) {
+  const std::vector<std::string> known = {"--ignore", "--json", "--max-diff", "--max-differing", "--mask"};
+  EXPECT_EQ(near_miss("--ignor", known), "--ignore");
+  EXPECT_EQ(near_miss("--max-dif", known), "--max-diff");
+  EXPECT_EQ(near_miss("--jsno", known), "--json");  // a swap of neighbours counts 1
+  EXPECT_EQ(near_miss("--masks", known), "--mask");
+  EXPECT_EQ(near_miss("--frobnicate", known), std::nullopt);
+  EXPECT_EQ(near_miss("-x", known), std::nullopt);
+  EXPECT_EQ(near_miss("", known), std::nullopt);
+}
+
+std::string error_of(std::vector<std::string> args) {
+  const RunResult r = run_binary(args);
+  EXPECT_EQ(r.status, 2) << r.err;
+  return r.err;
+}
+
+TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
+  const std::string scene = (data_dir() / "scene.png").string();
+  EXPECT_EQ(error_of({"compare", scene, scene, "--ignor", "400,50,10,10"}),
+            "gpuimg: unknown option '--ignor'; did you mean --ignore? (see gpuimg compare --help)\n");
+  EXPECT_EQ(error_of({"compare", scene, scene, "--max-dif=3"}),
+            "gpuimg: unknown option '--max-dif'; did you mean --max-diff? (see gpuimg compare --help)\n");
+  // An operation's flag is not suggested for compare's slip.
+  EXPECT_EQ(error_of({"compare", scene, scene, "--blr", "3"}),
+            "gpuimg: unknown option '--blr' (see gpuimg compare --help)\n");
+  EXPECT_EQ(error_of({"golden", "check", "cases.txt", "--jsn"}),
+            "gpuimg: unknown option '--jsn'; did you mean --json? (see gpuimg golden --help)\n");
+  EXPECT_EQ(error_of({scene, "--blr", "3", "out.png"}),
+            "gpuimg: unknown option '--blr'; did you mean --blur? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({"compare", scene, scene, "a", "b"}),
+            "gpuimg: compare: unexpected argument 'a b' (see gpuimg compare --help)\n");
+}
+
+}  // namespace
+}  // namespace gpuimg::test
