@@ -75,11 +75,16 @@ echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 # tests, which run the same kernels as the backend tests over many more
 # images.
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
-big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree'
+big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
+big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel'
 # racecheck, the slowest by far, takes one table op of the matrix (invert,
 # and normalize for its range): the others run the same kernels with other
 # tables.
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
+# and the median's networks (R = 1 to 3) and its 8-bit histograms at R = 15:
+# 16-bit R = 15 alone ran past two minutes under racecheck, and R = 8 runs
+# the paths R = 15 does.
+same_kernels+=':GpuMatchesCpu.median_R_8*:GpuMatchesCpu.median_R_15_u16'
 sanitize() {
   local tool=$1 filter=$2
   timeout "$(left "$bench_seconds")" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" \
