@@ -57,15 +57,20 @@ std::string text(double v) {
 // lib/reciprocal_mean.hpp: float up to R = 5 at 16 bits and 81 at 8;
 // 32-bit sums up to R = 90 and 1450; median, Median::kMaxCpuNetworkRadius:
 // networks up to 3, histograms from 4). An op whose parameters are not all
-// numbers (a region, a size, a name) runs its --help example.
+// plain numbers (a region, a size, a name, values joined in one word) runs
+// its --help example.
 std::vector<Pipeline> stages() {
   std::vector<Pipeline> out;
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
     if (Op::params.empty()) out.push_back({parse_stage(Op::name, {})});
-    const bool numbers = std::all_of(Op::params.begin(), Op::params.end(), [](const ParamSpec& p) {
-      return p.type == ParamType::integer || p.type == ParamType::real;
-    });
+    // Values joined in one word, a range that excludes its minimum or values
+    // that must agree (check()) would not parse from the ends of each range.
+    const bool numbers = !HasCheck<Op>::value &&
+                         std::all_of(Op::params.begin(), Op::params.end(), [](const ParamSpec& p) {
+                           return (p.type == ParamType::integer || p.type == ParamType::real) && !p.joined &&
+                                  !p.min_excluded;
+                         });
     if (!numbers) {
       out.push_back({parse_stage(Op::name, example_values(Op::example))});
       return;
