@@ -202,24 +202,16 @@ cudaError_t run_lookup(Kernel kernel, std::size_t smem, const CudaStage& s, long
   return cudaGetLastError();
 }
 
-// Whether every colour table on the host is max - v.
-bool complements(const TableData& host, int colour_channels) {
-  for (int c = 0; c < (host.shared() ? 1 : colour_channels); ++c)
-    for (std::int32_t v = 0; v <= host.max; ++v)
-      if (host.table(c)[v] != host.max - v) return false;
-  return true;
-}
-
 template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   const long long samples = 1LL * s.in.width * s.in.height * C;
   const long long groups = samples / group_samples<T, C>();
   const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
-  if (complements(TableData{s.host_data, tables.max}, kColourChannels<C>)) {
+  if (TableData{s.host_data, tables.max}.complement()) {  // the host's copy: tables.data is the device's
     return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables);
   } else if constexpr (sizeof(T) == 1) {
     const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
     return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables);
-  } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {  // the host's copy: tables.data is the device's
+  } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {
     const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
     return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables);
   } else {

@@ -25,14 +25,21 @@ template <class Op> struct ReadsRange<Op, std::void_t<decltype(Op::reads_range)>
   static constexpr bool value = Op::reads_range;
 };
 
-// A table pass's data, as both backends read it: the word `shared` (1: the
-// colour channels share the first table; 0: colour channel c has table c),
-// then tables of max + 1 entries each. Alpha has none: it is kept.
+// A table pass's data, as both backends read it: a word saying how the
+// tables are laid out (TableLayout), then tables of max + 1 entries each.
+// Alpha has none: it is kept.
+enum TableLayout : std::int32_t {
+  kTablePerChannel = 0,  // colour channel c has table c
+  kTableShared = 1,      // the colour channels share the first table
+  kTableComplement = 2,  // every table is max - v (the GPU then needs none)
+};
+
 struct TableData {
   const std::int32_t* data;
   std::int32_t max;
 
-  GPUIMG_HD bool shared() const { return data[0] != 0; }
+  GPUIMG_HD bool shared() const { return data[0] != kTablePerChannel; }
+  GPUIMG_HD bool complement() const { return data[0] == kTableComplement; }
   GPUIMG_HD const std::int32_t* table(int c) const { return data + 1 + (shared() ? 0 : c) * (max + 1); }
 };
 

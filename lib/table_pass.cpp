@@ -64,7 +64,7 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
   if (per_channel && range.size() < static_cast<std::size_t>(colour_channels(in)))
     throw std::logic_error("a pass that reads its range was given none");
   const int tables = per_channel ? colour_channels(in) : 1;
-  std::vector<std::int32_t> data{per_channel ? 0 : 1};
+  std::vector<std::int32_t> data{per_channel ? kTablePerChannel : kTableShared};
   const std::size_t end = first + static_cast<std::size_t>(planned[first].span);
   for (int c = 0; c < tables; ++c) {
     std::vector<std::int32_t> table(static_cast<std::size_t>(max) + 1);
@@ -73,6 +73,11 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
     for (std::size_t i = first; i < end; ++i) apply_stage(planned[i], table, r, max);
     data.insert(data.end(), table.begin(), table.end());
   }
+  // Each entry i of the tables, after the layout word, is at i % (max + 1).
+  bool complement = true;
+  for (std::size_t i = 1; i < data.size() && complement; ++i)
+    complement = data[i] == max - static_cast<std::int32_t>((i - 1) % (static_cast<std::size_t>(max) + 1));
+  if (complement) data[0] = kTableComplement;
   return data;
 }
 
