@@ -24,6 +24,20 @@ void expect_backends_agree(const Image& in, const Pipeline& pipeline) {
   EXPECT_TRUE(same_samples(cpu, gpu)) << "CUDA backend vs CPU backend";
 }
 
+// Op `op` at every radius from r0 to r1, both depths, 1 to 4 channels and
+// each size, a new seed for each image from `seed` on.
+void expect_every_radius_agrees(const char* op, int r0, int r1, const std::vector<std::pair<int, int>>& sizes,
+                                std::uint32_t seed) {
+  for (int r = r0; r <= r1; ++r)
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage(op, {std::to_string(r)})});
+        }
+}
+
 const bool registered = register_op_matrix(
     "GpuMatchesCpu", __FILE__, __LINE__, [] { GPUIMG_REQUIRE_GPU(); },
     [](const Image& in, const OpRecord& rec) { expect_backends_agree(in, {rec}); });
@@ -51,15 +65,7 @@ TEST(GpuBackend, FullHdEveryRadiusClass) {
 TEST(GpuBackend, BlurEveryFusedRadiusAtStripEdges) {
   GPUIMG_REQUIRE_GPU();
   const std::vector<std::pair<int, int>> sizes = {{1, 1}, {5, 300}, {255, 9}, {513, 70}, {1000, 33}};
-  std::uint32_t seed = 40;
-  for (int r = 1; r <= Blur::kMaxFusedRadius + 1; ++r)
-    for (Depth d : {Depth::U8, Depth::U16})
-      for (int channels = 1; channels <= 4; ++channels)
-        for (auto [w, h] : sizes) {
-          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
-                       std::to_string(channels));
-          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("blur", {std::to_string(r)})});
-        }
+  expect_every_radius_agrees("blur", 1, Blur::kMaxFusedRadius + 1, sizes, 40);
 }
 
 // 8-bit images whose rows are whole 16-byte vectors take the vector blur
@@ -136,15 +142,7 @@ TEST(GpuBackend, MedianNetworksAtTileEdges) {
   GPUIMG_REQUIRE_GPU();
   const std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 3}, {3, 2}, {63, 15}, {64, 16}, {65, 17},
                                                   {129, 33}, {200, 5}, {7, 70}};
-  std::uint32_t seed = 300;
-  for (int r = 1; r <= Median::kMaxGpuNetworkRadius; ++r)
-    for (Depth d : {Depth::U8, Depth::U16})
-      for (int channels = 1; channels <= 4; ++channels)
-        for (auto [w, h] : sizes) {
-          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
-                       std::to_string(channels));
-          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("median", {std::to_string(r)})});
-        }
+  expect_every_radius_agrees("median", 1, Median::kMaxGpuNetworkRadius, sizes, 300);
 }
 
 // Past the networks: 8-bit images take a sliding histogram per sample
@@ -154,15 +152,7 @@ TEST(GpuBackend, MedianNetworksAtTileEdges) {
 TEST(GpuBackend, MedianPastTheNetworks) {
   GPUIMG_REQUIRE_GPU();
   const std::vector<std::pair<int, int>> sizes = {{1, 1}, {31, 63}, {33, 65}, {64, 130}, {5, 200}, {97, 17}};
-  std::uint32_t seed = 500;
-  for (int r = Median::kMaxGpuNetworkRadius + 1; r <= 15; ++r)
-    for (Depth d : {Depth::U8, Depth::U16})
-      for (int channels = 1; channels <= 4; ++channels)
-        for (auto [w, h] : sizes) {
-          SCOPED_TRACE("R=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
-                       std::to_string(channels));
-          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("median", {std::to_string(r)})});
-        }
+  expect_every_radius_agrees("median", Median::kMaxGpuNetworkRadius + 1, 15, sizes, 500);
 }
 
 // Black and white squares: each histogram's tracked median crosses the
