@@ -15,17 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 build=${2:-build}
-gpuimg=$build/gpuimg
-maker=$build/test/gpuimg_bench_images
-for tool in "$gpuimg" "$maker"; do
-  [ -x "$tool" ] || { echo "bench_catalogue_cpu: $tool missing: cmake --build $build --target gpuimg gpuimg_bench_images" >&2; exit 2; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$maker" "$tmp" photo 1 6000 4000 jpg 90 >/dev/null
-in=$(ls "$tmp"/photo*.jpg)
-out=$tmp/out.jpg
 source scripts/bench/e2e_rows.sh
+photo_input "bench_catalogue_cpu"
+out=$tmp/out.jpg
 
 # job TITLE GPUIMG-OPS IMAGEMAGICK-OPS VIPS-OPERATION VIPS-ARGS: one table
 # (no vips row where VIPS-OPERATION is empty: one vips command cannot chain).

@@ -17,19 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 build=${2:-build}
-gpuimg=$build/gpuimg
-maker=$build/test/gpuimg_bench_images
-for tool in "$gpuimg" "$maker"; do
-  [ -x "$tool" ] || { echo "bench_thumbnail: $tool missing: cmake --build $build --target gpuimg gpuimg_bench_images" >&2; exit 2; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$maker" "$tmp" photo 1 6000 4000 jpg 90 >/dev/null
-in=$(ls "$tmp"/photo*.jpg)
+source scripts/bench/e2e_rows.sh
+photo_input "bench_thumbnail"
 out=$tmp/thumb.jpg
 python=${PYTHON:-python3}
-
-source scripts/bench/e2e_rows.sh
 
 row "gpuimg, CPU" "gpuimg IN.jpg --resize 25% OUT.jpg --quality 90 --device cpu" \
   "$gpuimg" "$in" --resize 25% "$out" --quality 90 --device cpu

@@ -1,6 +1,22 @@
 # Sourced by the end-to-end benchmarks (bench_thumbnail.sh,
-# bench_catalogue_cpu.sh): whole processes timed from the shell, one row
-# each, printed as a markdown table against the first row. Needs $runs.
+# bench_catalogue_cpu.sh): their input, and whole processes timed from the
+# shell, one row each, printed as a markdown table against the first row.
+# Needs $runs and $build.
+
+# photo_input SCRIPT: checks that $build has gpuimg and the image maker,
+# then draws the 24-megapixel JPEG (6000x4000, quality 90) into a folder
+# removed at exit; sets $gpuimg, $tmp and $in.
+photo_input() {
+  gpuimg=$build/gpuimg
+  local maker=$build/test/gpuimg_bench_images tool
+  for tool in "$gpuimg" "$maker"; do
+    [ -x "$tool" ] || { echo "$1: $tool missing: cmake --build $build --target gpuimg gpuimg_bench_images" >&2; exit 2; }
+  done
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  "$maker" "$tmp" photo 1 6000 4000 jpg 90 >/dev/null
+  in=$(ls "$tmp"/photo*.jpg)
+}
 
 # median_ms CMD...: the median wall time of $runs runs, after a warm-up.
 median_ms() {
