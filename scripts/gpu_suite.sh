@@ -12,7 +12,7 @@
 #
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
-# 560), the sanitizers leaving the benchmark BENCH_SECONDS (default 150),
+# 560), the sanitizers leaving the benchmark BENCH_SECONDS (default 120),
 # and a step cut short says so in the summary (RESULT: FAIL), which always
 # prints.
 set -uo pipefail
@@ -27,7 +27,7 @@ status=0
 
 step() { printf '\n=== %s\n' "$*"; }
 deadline=$((SECONDS + ${GPU_SUITE_SECONDS:-560}))
-bench_seconds=${BENCH_SECONDS:-150}
+bench_seconds=${BENCH_SECONDS:-120}
 left() { local l=$((deadline - SECONDS - ${1:-0})); echo $((l > 10 ? l : 10)); }
 # timed NAME RESERVE CMD...: CMD under what is left less RESERVE seconds;
 # a step cut short is named in $logs/cut.txt (it may run in a pipeline's
@@ -47,62 +47,68 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 if ! { cmake -S . -B build-gpu "${generator[@]}" -DGPUIMG_WITH_OPENCV=OFF -DGPUIMG_STB_INCLUDE_DIR="$stb_dir" &&
        cmake --build build-gpu -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
   tail -40 "$logs/build.log"
+  cp build-gpu/.ninja_log "$logs/" 2>/dev/null
   echo "GPU SUITE: build FAILED (see build.log)"
   exit 1
 fi
 tests=build-gpu/test/gpuimg_tests
+# Each target's compile time, to see what holds up the build.
+cp build-gpu/.ninja_log "$logs/" 2>/dev/null
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/device.txt"
-
-step "ctest (all tests)"
-timed ctest "$bench_seconds" ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
-tail -5 "$logs/ctest.log"
-ctest_line=$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)
-
-step "GPU tests, counted"
-timed "GPU tests" "$bench_seconds" "$tests" --gtest_filter="$gpu_tests" >"$logs/gpu_tests.log" 2>&1 || status=1
-gpu_run=$(grep -c '^\[       OK \]' "$logs/gpu_tests.log")
-gpu_failed=$(grep -c '^\[  FAILED  \].*ms)' "$logs/gpu_tests.log")
-gpu_skipped=$(grep -c '^\[  SKIPPED \].*ms)' "$logs/gpu_tests.log")
-[ "$gpu_skipped" -eq 0 ] || status=1
-echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 
 # The sanitizers slow kernels 10-100x: they take the matrix at its small
 # sizes and the pipeline tests, not the 1080p radius sweep, the 27 MB blurs
 # or the sharpen grid of every centre and Laplacian (the same kernel as the
-# matrix). The three tools run at once, each its own process on the one GPU:
-# in turn they no longer fit the device tool's ten minutes. racecheck, the
-# slowest, looks only at shared memory within a kernel: it skips the CLI
-# tests, which run the same kernels as the backend tests over many more
-# images.
+# matrix). racecheck looks only at shared memory within a kernel: it skips
+# the CLI tests, which run the same kernels as the backend tests over many
+# more images.
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
 big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
 big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel'
 # racecheck, the slowest by far, takes one table op of the matrix (invert,
 # and normalize for its range): the others run the same kernels with other
-# tables.
+# tables. And the median's networks (R = 1 to 3) and its 8-bit histograms at
+# R = 15: 16-bit R = 15 alone ran past two minutes under racecheck, and R = 8
+# runs the paths R = 15 does.
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
-# and the median's networks (R = 1 to 3) and its 8-bit histograms at R = 15:
-# 16-bit R = 15 alone ran past two minutes under racecheck, and R = 8 runs
-# the paths R = 15 does.
 same_kernels+=':GpuMatchesCpu.median_R_8*:GpuMatchesCpu.median_R_15_u16'
+# sanitize NAME TOOL FILTER [TOOL OPTIONS]
 sanitize() {
-  local tool=$1 filter=$2
-  timeout "$(left "$bench_seconds")" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" \
-    --gtest_filter="$filter" >"$logs/$tool.log" 2>&1
-  echo $? >"$logs/$tool.rc"
+  local name=$1 tool=$2 filter=$3
+  timeout "$(left "$bench_seconds")" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:4}" "$tests" \
+    --gtest_filter="$filter" >"$logs/$name.log" 2>&1
+  echo $? >"$logs/$name.rc"
 }
-step "compute-sanitizer memcheck, racecheck and synccheck, at once"
-sanitize memcheck "$gpu_tests:-$big" --leak-check full &
-sanitize racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels" &
-sanitize synccheck "$gpu_tests:-$big" &
+
+# Everything below shares the one GPU and 16 cores: ctest and the sanitizers
+# run at once, and racecheck, the slowest, as two shards of its tests. In
+# turn they no longer fit the device tool's ten minutes.
+step "ctest (all tests) and compute-sanitizer memcheck, racecheck and synccheck, at once"
+sanitize memcheck memcheck "$gpu_tests:-$big" --leak-check full &
+sanitize synccheck synccheck "$gpu_tests:-$big" &
+for shard in 0 1; do
+  GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
+    sanitize "racecheck$shard" racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels" &
+done
+# ctest runs each test in its own process, the GPU tests among them: they are
+# counted from its log rather than run a second time.
+timed ctest "$bench_seconds" ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
+tail -5 "$logs/ctest.log"
+ctest_line=$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)
+gpu_lines=$(grep -E 'Test +#[0-9]+: (Gpu|CliGpu|PixelHelpers)' "$logs/ctest.log")
+gpu_run=$(grep -c ' Passed ' <<<"$gpu_lines")
+gpu_skipped=$(grep -c '\*\*\*Skipped' <<<"$gpu_lines")
+gpu_failed=$(($(grep -c . <<<"$gpu_lines") - gpu_run - gpu_skipped))
+[ "$gpu_skipped" -eq 0 ] && [ "$gpu_run" -gt 0 ] || status=1
+echo "GPU tests: passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 wait
-for tool in memcheck racecheck synccheck; do
-  rc=$(cat "$logs/$tool.rc")
+for name in memcheck synccheck racecheck0 racecheck1; do
+  rc=$(cat "$logs/$name.rc")
   [ "$rc" -eq 0 ] || status=1
-  [ "$rc" -ne 124 ] || echo "$tool" >>"$logs/cut.txt"
-  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|hazard' "$logs/$tool.log" | tail -3
-  echo "$tool: exit $rc"
-  eval "${tool}_rc=$rc"
+  [ "$rc" -ne 124 ] || echo "$name" >>"$logs/cut.txt"
+  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error|hazard' "$logs/$name.log" | tail -3
+  echo "$name: exit $rc"
+  eval "${name}_rc=$rc"
 done
 
 step "benchmark"
@@ -114,7 +120,7 @@ step "summary"
   echo "GPU SUITE on $(cat "$logs/device.txt")"
   echo "  ctest: ${ctest_line:-no result}"
   echo "  GPU tests: $gpu_run passed, $gpu_failed failed, $gpu_skipped skipped"
-  echo "  compute-sanitizer: memcheck exit $memcheck_rc, racecheck exit $racecheck_rc, synccheck exit $synccheck_rc"
+  echo "  compute-sanitizer: memcheck exit $memcheck_rc, racecheck exit $racecheck0_rc and $racecheck1_rc (two shards), synccheck exit $synccheck_rc"
   echo "  bench 7680x4320 rgb8: gpuimg ms (x copy), then gpuimg/peer time:"
   # bench_gpu.sh's columns: op size type impl ms GB/s x-copy gpuimg/peer ...
   awk '$2=="7680x4320" && $3=="rgb8" {
