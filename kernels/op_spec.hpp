@@ -19,8 +19,8 @@ namespace gpuimg {
 // optionally plan() (below). Then, by kind: point and stencil ops the
 // per-pixel apply() (stencil ops also halo()); remap ops map() (remap.hpp);
 // resample ops resample_plan() (resample_plan.hpp); custom ops run_cpu(),
-// launch() and scratch_bytes(); table ops map(params, v, context)
-// (tables.hpp).
+// launch() and scratch_bytes(), and optionally stage_data() (below); table
+// ops map(params, v, context) (tables.hpp).
 //
 // ByteTable (optional, stencil ops): an op whose 8-bit result is cheaper
 // to look up than to compute declares table_size, table_entry(params, i)
@@ -108,6 +108,15 @@ struct HasWorkingPixels<Op, std::void_t<decltype(Op::working_pixels(std::declval
 template <class Op, class = void> struct HasCheck : std::false_type {};
 template <class Op>
 struct HasCheck<Op, std::void_t<decltype(Op::check(std::declval<const typename Op::Params&>()))>> : std::true_type {};
+
+// A custom op whose paths read data built on the host (gaussian's weights)
+// declares stage_data(p, in), returning it as int32s: the planner's
+// stage_data() (lib/plan.hpp) hands it to both backends, CpuStage::data and
+// CudaStage::data.
+template <class Op, class = void> struct HasStageData : std::false_type {};
+template <class Op>
+struct HasStageData<Op, std::void_t<decltype(Op::stage_data(std::declval<const typename Op::Params&>(),
+                                                            std::declval<const Shape&>()))>> : std::true_type {};
 
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>

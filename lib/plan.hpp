@@ -33,9 +33,10 @@ std::size_t largest_buffer(const Pipeline& planned);
 // The data of the pass that planned[i] leads, built on the host once per
 // plan and used by both backends (the GPU's copy uploaded beside the
 // records): a resample stage's tables, a table pass's composed tables
-// (table_pass.hpp); empty for the other kinds and for stages that lead no
-// pass. A table pass that reads its input's range gets room for its
-// tables, made when that range is known.
+// (table_pass.hpp), a custom op's declared data (HasStageData in
+// op_spec.hpp: gaussian's weights); empty for the other stages and for
+// stages that lead no pass. A table pass that reads its input's range gets
+// room for its tables, made when that range is known.
 std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i);
 
 Shape shape_of(const Image& img);
