@@ -12,6 +12,7 @@
 #include "ops/crop.hpp"
 #include "ops/flip.hpp"
 #include "ops/gamma.hpp"
+#include "ops/gaussian.hpp"
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
 #include "ops/levels.hpp"
@@ -38,7 +39,8 @@
   X(Gamma)            \
   X(Linear)           \
   X(Thresholding)     \
-  X(Normalize)
+  X(Normalize)        \
+  X(Gaussian)
 
 namespace gpuimg {
 

@@ -55,7 +55,7 @@ echo "passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 # tests, which run the same kernels as the backend tests over many more
 # images.
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
-big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree'
+big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.GaussianFullHd'
 sanitize() {
   local tool=$1 filter=$2
   compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:3}" "$tests" --gtest_filter="$filter" \

@@ -47,6 +47,9 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--threshold", "%"}, 2, "--threshold: T must be"},
       {{"--linear", "1,"}, 2, "--linear: nothing after ',' in '1,'"},
       {{"--linear", "1"}, 2, "--linear: B is missing: expected A,B, got '1'"},
+      {{"--gaussian", "0"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '0'"},
+      {{"--gaussian", "101"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '101'"},
+      {{"--gaussian", "1,2"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '1,2'"},
   };
   for (const Refusal& bad : refusals) {
     SCOPED_TRACE(bad.ops.front() + " " + bad.ops[1]);

@@ -2,6 +2,8 @@
 // OpenCV imgproc as an oracle, where it computes the same thing as an op.
 // Inputs go to CV_64F first: there every sum here is exact, whereas OpenCV's
 // own 16-bit box filter overflows a 32-bit accumulator at large radii.
+#include <cmath>
+
 #include <opencv2/imgproc.hpp>
 
 #include "random_image.hpp"
@@ -40,6 +42,19 @@ inline cv::Mat opencv_sharpen_unrounded(const Image& in, double f) {
   cv::Mat out;
   cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   cv::min(cv::max(out, 0.0), double(max_sample(in.depth)), out);
+  return out;
+}
+
+// The Gaussian before rounding, by cv::sepFilter2D with the double weights
+// exp(-i^2 / 2S^2) / sum, i in [-ceil(3S), ceil(3S)], edges replicated:
+// cv::getGaussianKernel picks its own size and, for small ones, fixed taps.
+inline cv::Mat opencv_gaussian_unrounded(const Image& in, double sigma) {
+  const int r = static_cast<int>(std::ceil(3 * sigma));
+  cv::Mat k(2 * r + 1, 1, CV_64F);
+  for (int i = -r; i <= r; ++i) k.at<double>(i + r) = (i == 0 ? 1 : std::exp(-double(i) * i / (2 * sigma * sigma)));
+  k /= cv::sum(k)[0];
+  cv::Mat out;
+  cv::sepFilter2D(to_mat64(in), out, CV_64F, k, k, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   return out;
 }
 

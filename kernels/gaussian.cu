@@ -1,0 +1,145 @@
+// --gaussian on the GPU: the horizontal pass writes each
+// sample's exact one-axis sum (gaussian_weights.hpp) to the stage's
+// scratch, the vertical pass sums those down the columns and rounds once.
+// Both stage their input in shared memory: a block of the horizontal pass a
+// span of a row with r pixels either side, a block of the vertical pass 32
+// sample columns, kChunkRows rows at a time.
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda_launch.hpp"
+
+namespace gpuimg {
+namespace {
+
+constexpr long long kMaxBlocks = 1 << 20;
+
+constexpr int kRowThreads = 256;
+constexpr int kSpanPixels = 256;  // a row's pixels per block item
+
+// One warp across 32 consecutive samples (128 coalesced bytes of 32-bit
+// sums), kColumnWarps warps down; each thread sums kRowsPerThread output
+// rows, kColumnWarps apart, so that a warp's lanes share every weight.
+constexpr int kColumns = 32;
+constexpr int kColumnWarps = 8;
+constexpr int kRowsPerThread = 8;
+constexpr int kBandRows = kColumnWarps * kRowsPerThread;
+constexpr int kChunkRows = 64;
+
+int blocks_for(long long items) { return static_cast<int>(std::min(items, kMaxBlocks)); }
+
+// Each sample of a span: w_0 v + sum of w_k (v[-k] + v[+k]), k = 1..r,
+// pixels clamped to the row. The weights and the staged span are 32-bit
+// words: no bank conflicts, whatever the depth.
+template <class T, int C>
+__global__ void __launch_bounds__(kRowThreads)
+    row_sums_kernel(const T* __restrict__ src, typename GaussianSums<T>::Line* __restrict__ lines, int width,
+                    int height, const std::int32_t* __restrict__ data, int spans_per_row) {
+  using Line = typename GaussianSums<T>::Line;
+  extern __shared__ std::uint32_t row_shared[];
+  const int r = data[0];
+  std::uint32_t* w = row_shared;
+  std::uint32_t* staged = row_shared + r + 1;
+  for (int i = threadIdx.x; i <= r; i += kRowThreads) w[i] = data[kGaussianWeightsAt + i];
+  const long long items = static_cast<long long>(spans_per_row) * height;
+  for (long long item = blockIdx.x; item < items; item += gridDim.x) {
+    const int y = static_cast<int>(item / spans_per_row);
+    const int x0 = static_cast<int>(item % spans_per_row) * kSpanPixels;
+    const int pixels = min(kSpanPixels, width - x0);
+    const T* row = src + static_cast<size_t>(y) * width * C;
+    __syncthreads();  // the previous item's readers are done
+    for (int i = threadIdx.x; i < (pixels + 2 * r) * C; i += kRowThreads) {
+      const int px = i / C;
+      staged[i] = row[clamp_index(x0 - r + px, width) * C + (i - px * C)];
+    }
+    __syncthreads();
+    Line* out = lines + (static_cast<size_t>(y) * width + x0) * C;
+    for (int s = threadIdx.x; s < pixels * C; s += kRowThreads) {
+      const std::uint32_t* centre = staged + s + r * C;
+      Line sum = Line(w[0]) * centre[0];
+      for (int k = 1; k <= r; ++k) sum += Line(w[k]) * (centre[-k * C] + centre[k * C]);
+      out[s] = sum;
+    }
+  }
+}
+
+// Each output sample of a band of kBandRows rows: the sum of w_|k - y|
+// times the one-axis sums of rows k = y - r..y + r, clamped, through
+// shared memory kChunkRows rows at a time; then store(y, j, rounded).
+template <class T, class Store>
+__global__ void __launch_bounds__(kColumns * kColumnWarps)
+    column_sums_kernel(const typename GaussianSums<T>::Line* __restrict__ lines, long long row_len, int height,
+                       const std::int32_t* __restrict__ data, Store store, long long column_blocks, int bands) {
+  using Line = typename GaussianSums<T>::Line;
+  extern __shared__ std::uint64_t column_shared[];  // 8-byte aligned for 16-bit images' sums
+  Line* tile = reinterpret_cast<Line*>(column_shared);
+  std::uint32_t* w = reinterpret_cast<std::uint32_t*>(tile + kChunkRows * kColumns);
+  const int r = data[0];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  for (int i = ty * kColumns + tx; i <= r; i += kColumns * kColumnWarps) w[i] = data[kGaussianWeightsAt + i];
+  for (long long item = blockIdx.x; item < column_blocks * bands; item += gridDim.x) {
+    const long long j = (item % column_blocks) * kColumns + tx;
+    const int y0 = static_cast<int>(item / column_blocks) * kBandRows;
+    const int last = min(y0 + kBandRows, height) - 1;
+    GaussianSums<T> acc[kRowsPerThread];
+    for (int c0 = y0 - r; c0 <= last + r; c0 += kChunkRows) {
+      __syncthreads();  // the previous chunk's readers are done
+      for (int q = ty; q < kChunkRows; q += kColumnWarps)
+        tile[q * kColumns + tx] = j < row_len ? lines[clamp_index(c0 + q, height) * row_len + j] : 0;
+      __syncthreads();
+#pragma unroll
+      for (int m = 0; m < kRowsPerThread; ++m) {
+        const int y = y0 + ty + m * kColumnWarps;
+        const int lo = max(c0, y - r), hi = min(c0 + kChunkRows - 1, y + r);
+        for (int k = lo; k <= hi; ++k) acc[m].add(w[abs(k - y)], tile[(k - c0) * kColumns + tx]);
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < kRowsPerThread; ++m) {
+      const int y = y0 + ty + m * kColumnWarps;
+      if (y < height && j < row_len) store(y, j, acc[m].rounded());
+    }
+  }
+}
+
+template <class T> struct StoreBlur {
+  T* dst;
+  long long row_len;
+  __device__ void operator()(int y, long long j, int g) const { dst[y * row_len + j] = static_cast<T>(g); }
+};
+
+template <class T, int C> cudaError_t launch_rows(const CudaStage& s, int r) {
+  const int spans = (s.in.width + kSpanPixels - 1) / kSpanPixels;
+  const std::size_t smem = sizeof(std::uint32_t) * (r + 1 + (std::min(kSpanPixels, s.in.width) + 2 * r) * C);
+  row_sums_kernel<T, C><<<blocks_for(1LL * spans * s.in.height), kRowThreads, smem, s.stream>>>(
+      static_cast<const T*>(s.src), static_cast<typename GaussianSums<T>::Line*>(s.scratch), s.in.width,
+      s.in.height, s.data, spans);
+  return cudaGetLastError();
+}
+
+template <class T, class Store> cudaError_t launch_passes(const CudaStage& s, const Store& store) {
+  using Line = typename GaussianSums<T>::Line;
+  const int r = s.host_data[0];
+  if (cudaError_t e = with_channels(s, [&](auto c) { return launch_rows<T, decltype(c)::value>(s, r); });
+      e != cudaSuccess)
+    return e;
+  const long long row_len = 1LL * s.in.width * s.in.channels;
+  const long long column_blocks = (row_len + kColumns - 1) / kColumns;
+  const int bands = (s.in.height + kBandRows - 1) / kBandRows;
+  const std::size_t smem = sizeof(Line) * kChunkRows * kColumns + sizeof(std::uint32_t) * (r + 1);
+  column_sums_kernel<T, Store><<<blocks_for(column_blocks * bands), dim3(kColumns, kColumnWarps), smem, s.stream>>>(
+      static_cast<const Line*>(s.scratch), row_len, s.in.height, s.data, store, column_blocks, bands);
+  return cudaGetLastError();
+}
+
+template <class T> cudaError_t launch_blur(const CudaStage& s) {
+  return launch_passes<T>(s, StoreBlur<T>{static_cast<T*>(s.dst), 1LL * s.in.width * s.in.channels});
+}
+
+}  // namespace
+
+int Gaussian::launch(const CudaStage& s, const Params&) {
+  return s.in.bytes == 1 ? launch_blur<std::uint8_t>(s) : launch_blur<std::uint16_t>(s);
+}
+
+}  // namespace gpuimg
