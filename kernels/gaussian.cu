@@ -1,9 +1,10 @@
-// --gaussian on the GPU: the horizontal pass writes each
+// --gaussian and --unsharp on the GPU: the horizontal pass writes each
 // sample's exact one-axis sum (gaussian_weights.hpp) to the stage's
 // scratch, the vertical pass sums those down the columns and rounds once.
 // Both stage their input in shared memory: a block of the horizontal pass a
 // span of a row with r pixels either side, a block of the vertical pass 32
-// sample columns, kChunkRows rows at a time.
+// sample columns, kChunkRows rows at a time. The last step is the op's:
+// the blur itself, or unsharp's v + A(v - g).
 #include <algorithm>
 #include <cstdint>
 
@@ -108,6 +109,19 @@ template <class T> struct StoreBlur {
   __device__ void operator()(int y, long long j, int g) const { dst[y * row_len + j] = static_cast<T>(g); }
 };
 
+template <class T> struct StoreUnsharp {
+  const T* src;
+  T* dst;
+  long long row_len;
+  int channels;
+  Unsharp::Params p;
+  __device__ void operator()(int y, long long j, int g) const {
+    const long long at = y * row_len + j;
+    const int v = src[at];
+    dst[at] = is_alpha(static_cast<int>(j % channels), channels) ? static_cast<T>(v) : Unsharp::sharpened<T>(v, g, p);
+  }
+};
+
 template <class T, int C> cudaError_t launch_rows(const CudaStage& s, int r) {
   const int spans = (s.in.width + kSpanPixels - 1) / kSpanPixels;
   const std::size_t smem = sizeof(std::uint32_t) * (r + 1 + (std::min(kSpanPixels, s.in.width) + 2 * r) * C);
@@ -136,10 +150,19 @@ template <class T> cudaError_t launch_blur(const CudaStage& s) {
   return launch_passes<T>(s, StoreBlur<T>{static_cast<T*>(s.dst), 1LL * s.in.width * s.in.channels});
 }
 
+template <class T> cudaError_t launch_unsharp(const CudaStage& s, const Unsharp::Params& p) {
+  return launch_passes<T>(s, StoreUnsharp<T>{static_cast<const T*>(s.src), static_cast<T*>(s.dst),
+                                             1LL * s.in.width * s.in.channels, s.in.channels, p});
+}
+
 }  // namespace
 
 int Gaussian::launch(const CudaStage& s, const Params&) {
   return s.in.bytes == 1 ? launch_blur<std::uint8_t>(s) : launch_blur<std::uint16_t>(s);
+}
+
+int Unsharp::launch(const CudaStage& s, const Params& p) {
+  return s.in.bytes == 1 ? launch_unsharp<std::uint8_t>(s, p) : launch_unsharp<std::uint16_t>(s, p);
 }
 
 }  // namespace gpuimg

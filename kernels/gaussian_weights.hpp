@@ -1,5 +1,6 @@
 #pragma once
-// The pinned arithmetic of --gaussian, shared by both backends: integer weights w_0..w_r, built on the host once per plan, and
+// The pinned arithmetic of --gaussian (and --unsharp's blur), shared by both
+// backends: integer weights w_0..w_r, built on the host once per plan, and
 // exact sums of them. docs/gaussian.md derives the bounds quoted here.
 //
 // The result at a sample is round(s / 4^K), s = sum over i, j in [-r, r] of

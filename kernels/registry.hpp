@@ -23,6 +23,7 @@
 #include "ops/sharpen.hpp"
 #include "ops/threshold.hpp"
 #include "ops/transpose.hpp"
+#include "ops/unsharp.hpp"
 
 #define GPUIMG_OPS(X) \
   X(Blur)             \
@@ -40,7 +41,8 @@
   X(Linear)           \
   X(Thresholding)     \
   X(Normalize)        \
-  X(Gaussian)
+  X(Gaussian)         \
+  X(Unsharp)
 
 namespace gpuimg {
 

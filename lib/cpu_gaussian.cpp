@@ -1,4 +1,4 @@
-// --gaussian on the CPU. The sums are exact integers
+// --gaussian and --unsharp on the CPU. The sums are exact integers
 // (gaussian_weights.hpp), so the passes may run in the order that suits the
 // CPU: each thread takes a band of rows, and for each output row sums its
 // source rows' columns first, a loop over whole rows that the compiler
@@ -12,6 +12,7 @@
 
 #include "avx2_clones.hpp"
 #include "ops/gaussian.hpp"
+#include "ops/unsharp.hpp"
 #include "parallel.hpp"
 
 namespace gpuimg {
@@ -90,6 +91,19 @@ template <class T> void blur_rows(const CpuStage& s) {
   });
 }
 
+template <class T> void unsharp_rows(const CpuStage& s, const Unsharp::Params& p) {
+  const int channels = s.in.channels;
+  const std::size_t row_len = static_cast<std::size_t>(s.in.width) * channels;
+  gaussian_rows<T>(s, [&, p](int y, std::size_t j0, std::size_t n, const GaussianSums<T>* acc, T* dst) {
+    const T* src = static_cast<const T*>(s.src) + static_cast<std::size_t>(y) * row_len;
+    int c = static_cast<int>(j0 % channels);
+    for (std::size_t j = j0; j < j0 + n; ++j) {
+      dst[j] = is_alpha(c, channels) ? src[j] : Unsharp::sharpened<T>(src[j], acc[j - j0].rounded(), p);
+      c = c + 1 == channels ? 0 : c + 1;
+    }
+  });
+}
+
 }  // namespace
 
 void Gaussian::run_cpu(const CpuStage& s, const Params&) {
@@ -97,6 +111,13 @@ void Gaussian::run_cpu(const CpuStage& s, const Params&) {
     blur_rows<std::uint8_t>(s);
   else
     blur_rows<std::uint16_t>(s);
+}
+
+void Unsharp::run_cpu(const CpuStage& s, const Params& p) {
+  if (s.in.bytes == 1)
+    unsharp_rows<std::uint8_t>(s, p);
+  else
+    unsharp_rows<std::uint16_t>(s, p);
 }
 
 }  // namespace gpuimg

@@ -222,6 +222,23 @@ template <> struct Oracle<Gaussian> {
   static double bound(Depth d) { return 0.5 + max_sample(d) * 600.0 / std::ldexp(1.0, bits(d)) + 1e-6; }
 };
 
+// v + A(v - g) where |v - g| >= T * max, g the pinned blur; alpha kept.
+template <> struct Oracle<Unsharp> {
+  static Image expected(const Image& in, const Unsharp::Params& p) {
+    const Image g = Oracle<Gaussian>::expected(in, {p.sigma});
+    Image out = in;
+    const double hi = max_sample(in.depth);
+    for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i) {
+      if (is_alpha(static_cast<int>(i % in.channels), in.channels)) continue;
+      const int v = sample(in, i), d = v - sample(g, i);
+      if (std::abs(d) < p.threshold * hi) continue;
+      const double sharpened = std::round(v + p.amount * d);  // half away from zero
+      put(out, i, static_cast<long long>(std::min(std::max(sharpened, 0.0), hi)));
+    }
+    return out;
+  }
+};
+
 // Pixel (x, y) of `in`, all channels, copied to pixel (ox, oy) of `out`.
 inline void copy_pixel(const Image& in, int x, int y, Image& out, int ox, int oy) {
   for (int c = 0; c < in.channels; ++c)
