@@ -33,7 +33,7 @@ def target(op, size):
     of that input's copy (issue 3: invert, sharpen, blur; issue 21: the
     geometry ops, grayscale, and lanczos3 halving the size; its 4K-to-8K
     limit is against the 8K copy, which the 4K table has no row for; issue
-    22: a chain of five table stages, fused)."""
+    22: a chain of five table stages, fused, and the Gaussian by S)."""
     if "+" in op:
         return 1.1 if op.count("+") == 4 else None  # issue 22: five point stages in one pass
     name, _, param = op.partition("_")
@@ -51,6 +51,9 @@ def target(op, size):
         return 1.2
     if name == "blur":
         return 1.3 if int(param.split("=")[1]) <= 8 else 2.0
+    if name == "gaussian":
+        sigma = float(param.split("=")[1])
+        return 1.5 if sigma <= 3 else 3.0 if sigma <= 10 else None
     return None
 
 
@@ -130,7 +133,11 @@ def markdown(rows, notes, machine, command):
         "  `nppiFilterBoxBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx`, mask (2R+1)x(2R+1),",
         "  anchor (R, R), `NPP_BORDER_REPLICATE`. Its box filter costs O(R^2) a pixel:",
         "  a radius whose run it predicts (from the last radius, by the mask's area)",
-        "  to take over 1.5 s is skipped, and the row says so.",
+        "  to take over 1.5 s is skipped, and the row says so. gaussian S:",
+        "  `nppiFilterGaussAdvancedBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx` with 2r + 1",
+        "  float taps, gpuimg's own integer weights over 2^K, `NPP_BORDER_REPLICATE`:",
+        "  the same weights, summed in float, so its bytes differ where gpuimg's",
+        "  exact sums round the other way.",
         "- **cupy**: invert: `cupy.subtract(max, x, out=y)`. sharpen F=1:",
         "  `cupyx.scipy.ndimage.correlate(x, w, output=float64, mode='nearest')` with",
         "  w the same 3x3 kernel as int32. blur R: the two 1-D passes of",
@@ -158,7 +165,7 @@ def markdown(rows, notes, machine, command):
         "**gpuimg/peer**: gpuimg's time divided by the peer's; below 1, gpuimg is",
         "faster. **target**: issue 3's limit for gpuimg, as a multiple of the copy:",
         "invert <= 1.1x, sharpen <= 1.2x, blur <= 1.3x up to R=8 and <= 2x up to",
-        "R=256.",
+        "R=256; issue 22's: gaussian <= 1.5x up to S=3 and <= 3x at S=10.",
     ]
     groups = []
     for r in rows:

@@ -291,6 +291,8 @@ int bench(int most) {
                      parse_stage("threshold", {"30%"})});
   entries.push_back({parse_stage("normalize", {})});
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) entries.push_back({parse_stage("blur", {r})});
+  for (const char* sigma : {"1", "3", "10"}) entries.push_back({parse_stage("gaussian", {sigma})});
+  entries.push_back({parse_stage("unsharp", {"3,1.5,2%"})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
 

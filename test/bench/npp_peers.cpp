@@ -63,15 +63,26 @@ NppPeers::NppPeers(cudaStream_t stream) {
   check(cudaMemcpy(sharpen_kernel_, kSharpen, sizeof kSharpen, cudaMemcpyHostToDevice), "cudaMemcpy");
   check(cudaMalloc(&table8_, 256), "cudaMalloc");
   check(cudaMalloc(&table16_, 65536 * sizeof(Npp16u)), "cudaMalloc");
+  check(cudaMalloc(&gauss_taps_, 601 * sizeof(Npp32f)), "cudaMalloc");
 }
 
 NppPeers::~NppPeers() {
   cudaFree(sharpen_kernel_);
   cudaFree(table8_);
   cudaFree(table16_);
+  cudaFree(gauss_taps_);
 }
 
 void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
+  if (rec.id == OpId::Gaussian && s.host_data) {
+    // gpuimg's own weights, w_|i| / 2^K: NPP does the same sums in float.
+    const int r = s.host_data[0];
+    const float unit = s.in.bytes == 1 ? 0x1p-22f : 0x1p-27f;
+    std::vector<Npp32f> taps(2 * r + 1);
+    for (int i = -r; i <= r; ++i) taps[i + r] = s.host_data[kGaussianWeightsAt + (i < 0 ? -i : i)] * unit;
+    check(cudaMemcpy(gauss_taps_, taps.data(), taps.size() * sizeof(Npp32f), cudaMemcpyHostToDevice), "cudaMemcpy");
+    return;
+  }
   if (rec.id != OpId::Levels || !s.host_data) return;
   // The pass's data: a word saying the colour channels share one table, then it.
   const std::int32_t* table = s.host_data + 1;
@@ -106,6 +117,9 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
     case OpId::Blur:
       return rgb8 ? "nppiFilterBoxBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBoxBorder_16u_C1R_Ctx" : nullptr;
+    case OpId::Gaussian:
+      return rgb8 ? "nppiFilterGaussAdvancedBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterGaussAdvancedBorder_16u_C1R_Ctx"
+                                                                        : nullptr;
     case OpId::Flip:
     case OpId::Flop:
       return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
@@ -161,6 +175,13 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) const {
                                                    NPP_BORDER_REPLICATE, ctx_)
                   : nppiFilterBoxBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, mask, anchor,
                                                     NPP_BORDER_REPLICATE, ctx_);
+    }
+    case OpId::Gaussian: {
+      const int taps = 2 * s.host_data[0] + 1;
+      return rgb8 ? nppiFilterGaussAdvancedBorder_8u_C3R_Ctx(src8, step, size, origin, dst8, step, size, taps,
+                                                             gauss_taps_, NPP_BORDER_REPLICATE, ctx_)
+                  : nppiFilterGaussAdvancedBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, taps,
+                                                              gauss_taps_, NPP_BORDER_REPLICATE, ctx_);
     }
     case OpId::Flip:
     case OpId::Flop:

@@ -26,8 +26,9 @@ class NppPeers {
   // where NPP has none.
   static const char* function(const OpRecord& rec, int channels, int bytes_per_sample);
 
-  // What run() needs beside the image, before it is timed: a table
-  // stage's tables in NPP's layout, from the stage's host data.
+  // What run() needs beside the image, before it is timed, from the
+  // stage's host data: a table stage's tables in NPP's layout, a Gaussian's
+  // weights as NPP's float taps.
   void prepare(const OpRecord& rec, const CudaStage& s);
 
   // Enqueues that function on the context's stream, src to dst of `s`.
@@ -38,6 +39,7 @@ class NppPeers {
   Npp32s* sharpen_kernel_ = nullptr;  // device copy of the 3x3 F = 1 kernel
   Npp8u* table8_ = nullptr;           // 256 entries, shared by the three channels
   Npp16u* table16_ = nullptr;         // 65536 entries
+  Npp32f* gauss_taps_ = nullptr;      // 2r + 1 taps, r up to 300
 };
 
 }  // namespace gpuimg
