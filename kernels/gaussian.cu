@@ -19,13 +19,20 @@ constexpr int kRowThreads = 256;
 constexpr int kSpanPixels = 256;  // a row's pixels per block item
 
 // One warp across 32 consecutive samples (128 coalesced bytes of 32-bit
-// sums), kColumnWarps warps down; each thread sums kRowsPerThread output
-// rows, kColumnWarps apart, so that a warp's lanes share every weight.
+// sums), kColumnWarps warps down; each thread sums kRowsPerThread
+// consecutive output rows of its column, so that every row it reads from
+// shared memory feeds all of them (register blocking): a group of 8 rows
+// read is 64 multiply-adds, through 15 weights held in registers, where
+// one output at a time costs a weight and a sum read for each.
 constexpr int kColumns = 32;
 constexpr int kColumnWarps = 8;
 constexpr int kRowsPerThread = 8;
 constexpr int kBandRows = kColumnWarps * kRowsPerThread;
-constexpr int kChunkRows = 64;
+constexpr int kChunkRows = 64;  // a multiple of kRowsPerThread
+
+// The groups of kRowsPerThread rows a thread reads: its outputs' windows,
+// 2r + kRowsPerThread rows.
+GPUIMG_HD int column_groups(int r) { return (2 * r + 2 * kRowsPerThread - 1) / kRowsPerThread; }
 
 int blocks_for(long long items) { return static_cast<int>(std::min(items, kMaxBlocks)); }
 
@@ -58,6 +65,7 @@ __global__ void __launch_bounds__(kRowThreads)
     for (int s = threadIdx.x; s < pixels * C; s += kRowThreads) {
       const std::uint32_t* centre = staged + s + r * C;
       Line sum = Line(w[0]) * centre[0];
+#pragma unroll 4
       for (int k = 1; k <= r; ++k) sum += Line(w[k]) * (centre[-k * C] + centre[k * C]);
       out[s] = sum;
     }
@@ -67,6 +75,11 @@ __global__ void __launch_bounds__(kRowThreads)
 // Each output sample of a band of kBandRows rows: the sum of w_|k - y|
 // times the one-axis sums of rows k = y - r..y + r, clamped, through
 // shared memory kChunkRows rows at a time; then store(y, j, rounded).
+// Thread ty's outputs are rows y0 + 8 ty + m, m < 8, and it reads rows
+// y0 - r + 8 ty + 8 g + u, u < 8, for groups g: row u of group g meets
+// output m at offset d = 8 g + u - m into the window (k - y + r), whose
+// weight is w_|d - r| for 0 <= d <= 2r, else 0. `padded` holds those
+// weights from d = -8 on, zeros around them, so that no sum checks bounds.
 template <class T, class Store>
 __global__ void __launch_bounds__(kColumns * kColumnWarps)
     column_sums_kernel(const typename GaussianSums<T>::Line* __restrict__ lines, long long row_len, int height,
@@ -74,30 +87,41 @@ __global__ void __launch_bounds__(kColumns * kColumnWarps)
   using Line = typename GaussianSums<T>::Line;
   extern __shared__ std::uint64_t column_shared[];  // 8-byte aligned for 16-bit images' sums
   Line* tile = reinterpret_cast<Line*>(column_shared);
-  std::uint32_t* w = reinterpret_cast<std::uint32_t*>(tile + kChunkRows * kColumns);
-  const int r = data[0];
+  std::uint32_t* padded = reinterpret_cast<std::uint32_t*>(tile + kChunkRows * kColumns);
+  const int r = data[0], groups = column_groups(r);
   const int tx = threadIdx.x, ty = threadIdx.y;
-  for (int i = ty * kColumns + tx; i <= r; i += kColumns * kColumnWarps) w[i] = data[kGaussianWeightsAt + i];
+  for (int i = ty * kColumns + tx; i < kRowsPerThread * (groups + 2); i += kColumns * kColumnWarps) {
+    const int d = i - kRowsPerThread;
+    padded[i] = d >= 0 && d <= 2 * r ? data[kGaussianWeightsAt + abs(d - r)] : 0;
+  }
+  const int first = kRowsPerThread * ty;  // the thread's first row, from the band's first window row
   for (long long item = blockIdx.x; item < column_blocks * bands; item += gridDim.x) {
     const long long j = (item % column_blocks) * kColumns + tx;
     const int y0 = static_cast<int>(item / column_blocks) * kBandRows;
-    const int last = min(y0 + kBandRows, height) - 1;
     GaussianSums<T> acc[kRowsPerThread];
-    for (int c0 = y0 - r; c0 <= last + r; c0 += kChunkRows) {
+    for (int c0 = 0; c0 < kRowsPerThread * (kColumnWarps - 1 + groups); c0 += kChunkRows) {
       __syncthreads();  // the previous chunk's readers are done
       for (int q = ty; q < kChunkRows; q += kColumnWarps)
-        tile[q * kColumns + tx] = j < row_len ? lines[clamp_index(c0 + q, height) * row_len + j] : 0;
+        tile[q * kColumns + tx] = j < row_len ? lines[clamp_index(y0 - r + c0 + q, height) * row_len + j] : 0;
       __syncthreads();
+      const int g0 = max(0, (c0 - first) / kRowsPerThread);
+      const int g1 = min(groups, (c0 + kChunkRows - first) / kRowsPerThread);
+      for (int g = g0; g < g1; ++g) {
+        std::uint32_t w[2 * kRowsPerThread - 1];  // w[t]: offset d = 8 g - 7 + t
 #pragma unroll
-      for (int m = 0; m < kRowsPerThread; ++m) {
-        const int y = y0 + ty + m * kColumnWarps;
-        const int lo = max(c0, y - r), hi = min(c0 + kChunkRows - 1, y + r);
-        for (int k = lo; k <= hi; ++k) acc[m].add(w[abs(k - y)], tile[(k - c0) * kColumns + tx]);
+        for (int t = 0; t < 2 * kRowsPerThread - 1; ++t) w[t] = padded[kRowsPerThread * g + 1 + t];
+        const Line* rows = tile + (first + kRowsPerThread * g - c0) * kColumns + tx;
+#pragma unroll
+        for (int u = 0; u < kRowsPerThread; ++u) {
+          const Line v = rows[u * kColumns];
+#pragma unroll
+          for (int m = 0; m < kRowsPerThread; ++m) acc[m].add(w[u - m + kRowsPerThread - 1], v);
+        }
       }
     }
 #pragma unroll
     for (int m = 0; m < kRowsPerThread; ++m) {
-      const int y = y0 + ty + m * kColumnWarps;
+      const int y = y0 + first + m;
       if (y < height && j < row_len) store(y, j, acc[m].rounded());
     }
   }
@@ -140,7 +164,8 @@ template <class T, class Store> cudaError_t launch_passes(const CudaStage& s, co
   const long long row_len = 1LL * s.in.width * s.in.channels;
   const long long column_blocks = (row_len + kColumns - 1) / kColumns;
   const int bands = (s.in.height + kBandRows - 1) / kBandRows;
-  const std::size_t smem = sizeof(Line) * kChunkRows * kColumns + sizeof(std::uint32_t) * (r + 1);
+  const std::size_t smem = sizeof(Line) * kChunkRows * kColumns + sizeof(std::uint32_t) * kRowsPerThread *
+                                                                        (column_groups(r) + 2);
   column_sums_kernel<T, Store><<<blocks_for(column_blocks * bands), dim3(kColumns, kColumnWarps), smem, s.stream>>>(
       static_cast<const Line*>(s.scratch), row_len, s.in.height, s.data, store, column_blocks, bands);
   return cudaGetLastError();
