@@ -19,8 +19,8 @@ namespace gpuimg {
 // optionally plan() (below). Then, by kind: point and stencil ops the
 // per-pixel apply() (stencil ops also halo()); remap ops map() (remap.hpp);
 // resample ops resample_plan() (resample_plan.hpp); custom ops run_cpu(),
-// launch() and scratch_bytes(); table ops map(params, v, context)
-// (tables.hpp).
+// launch() and scratch_bytes(), and optionally stage_data() (below); table
+// ops map(params, v, context) (tables.hpp).
 //
 // ByteTable (optional, stencil ops): an op whose 8-bit result is cheaper
 // to look up than to compute declares table_size, table_entry(params, i)
@@ -111,9 +111,9 @@ template <class Op>
 struct HasCheck<Op, std::void_t<decltype(Op::check(std::declval<const typename Op::Params&>()))>> : std::true_type {};
 
 // An op that needs data beside its record on both backends (a
-// convolution's weights) declares stage_data(const Params&, const Shape& in),
-// returning it as int32 words: built on the host once per plan
-// (stage_data in lib/plan.hpp), read through CpuStage::data and
+// convolution's weights, a Gaussian's) declares stage_data(const Params&,
+// const Shape& in), returning it as int32 words: built on the host once per
+// plan (stage_data in lib/plan.hpp), read through CpuStage::data and
 // CudaStage::data.
 template <class Op, class = void> struct HasStageData : std::false_type {};
 template <class Op>

@@ -13,6 +13,7 @@
 #include "ops/crop.hpp"
 #include "ops/flip.hpp"
 #include "ops/gamma.hpp"
+#include "ops/gaussian.hpp"
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
 #include "ops/levels.hpp"
@@ -24,6 +25,7 @@
 #include "ops/sharpen.hpp"
 #include "ops/threshold.hpp"
 #include "ops/transpose.hpp"
+#include "ops/unsharp.hpp"
 
 #define GPUIMG_OPS(X) \
   X(Blur)             \
@@ -42,7 +44,9 @@
   X(Thresholding)     \
   X(Normalize)        \
   X(Median)           \
-  X(Convolve)
+  X(Convolve)         \
+  X(Gaussian)         \
+  X(Unsharp)
 
 namespace gpuimg {
 

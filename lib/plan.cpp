@@ -73,8 +73,10 @@ std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i) {
   std::vector<std::int32_t> data;
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;
-    if constexpr (Op::kind == Kind::resample) data = pack_resample(Op::resample_plan(rec.get<Op>(), rec.in, rec.out));
-    if constexpr (HasStageData<Op>::value) data = Op::stage_data(rec.get<Op>(), rec.in);
+    if constexpr (Op::kind == Kind::resample)
+      data = pack_resample(Op::resample_plan(rec.get<Op>(), rec.in, rec.out));
+    else if constexpr (HasStageData<Op>::value)
+      data = Op::stage_data(rec.get<Op>(), rec.in);
   });
   return data;
 }

@@ -64,7 +64,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 # more images.
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
 big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
-big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel'
+big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel:GpuBackend.GaussianFullHd'
 # racecheck, the slowest by far, takes one table op of the matrix (invert,
 # and normalize for its range): the others run the same kernels with other
 # tables. And the median's networks (R = 1 to 3) and its 8-bit histograms at

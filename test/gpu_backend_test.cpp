@@ -192,6 +192,46 @@ TEST(GpuBackend, MedianTallImageBeyondTheGridLimit) {
       expect_backends_agree(random_image(2, 4300000, 1, d, 17), {parse_stage("median", {r})});
 }
 
+// --gaussian's two passes (kernels/gaussian.cu): rows in spans of 256
+// pixels, with radii short of and past a span; columns in blocks of 32
+// samples and bands of 64 rows, read 64 rows at a time; sizes on both sides
+// of each, and radii larger than the image. --unsharp's last step likewise.
+TEST(GpuBackend, GaussianAndUnsharpAtTileEdges) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::pair<int, int>> sizes = {{1, 1}, {255, 3}, {257, 65}, {3, 200}, {513, 129}, {1000, 63}};
+  std::uint32_t seed = 500;
+  for (const char* s : {"0.3", "1", "3", "10", "45.5", "100"})
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : sizes) {
+          SCOPED_TRACE(std::string("S=") + s + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("gaussian", {s})});
+        }
+  for (const char* values : {"0.6,3", "1,1.5,2%", "3,0.7", "10,2,0.5%", "100,1,1%"})
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : {std::pair{1, 1}, std::pair{257, 65}, std::pair{3, 200}}) {
+          SCOPED_TRACE(std::string("unsharp ") + values + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("unsharp", {values})});
+        }
+}
+
+// The benchmark's sizes of σ, on Full HD images and in pipelines with
+// the other kinds of stage.
+TEST(GpuBackend, GaussianFullHd) {
+  GPUIMG_REQUIRE_GPU();
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels : {1, 3, 4}) {
+      const Image in = random_image(1920, 1080, channels, d, 21 + channels);
+      for (const char* s : {"1", "3", "10"}) expect_backends_agree(in, {parse_stage("gaussian", {s})});
+      expect_backends_agree(in, {parse_stage("levels", {"5%,95%"}), parse_stage("gaussian", {"2"}),
+                                 parse_stage("unsharp", {"1.5,1.2,1%"}), parse_stage("resize", {"50%"}),
+                                 parse_stage("gaussian", {"30"})});
+    }
+}
+
 TEST(GpuBackend, WideSingleRow) {
   GPUIMG_REQUIRE_GPU();
   expect_backends_agree(random_image(1 << 20, 1, 4, Depth::U8, 6),

@@ -27,6 +27,14 @@ bool brute_force_ok(const Image& in, const Blur::Params& p) {
   return p.radius <= 8 && in.pixel_count() <= 257 * 131;
 }
 
+// How many samples of `got` lie further than `limit` from `real`.
+std::size_t samples_past(const Image& got, const double* real, double limit) {
+  std::size_t off = 0;
+  for (std::size_t i = 0; i < got.pixel_count() * got.channels; ++i)
+    if (std::abs(sample(got, i) - real[i]) > limit) ++off;
+  return off;
+}
+
 void check_against_oracle(const Image& in, const OpRecord& rec) {
   const Image got = run_one(in, rec);
   visit_op(rec.id, [&](auto tag) {
@@ -41,6 +49,15 @@ void check_against_oracle(const Image& in, const OpRecord& rec) {
       }
     } else {
       EXPECT_TRUE(same_samples(Oracle<Op>::expected(in, p), got)) << "oracle: reference loop";
+    }
+    if constexpr (std::is_same_v<Op, Gaussian>) {
+      EXPECT_EQ(samples_past(got, Oracle<Gaussian>::real(in, p.sigma).data(), Oracle<Gaussian>::bound(in.depth)), 0u)
+          << "samples further than the proven bound from the double-precision Gaussian";
+#if GPUIMG_WITH_OPENCV
+      const cv::Mat filtered = opencv_gaussian_unrounded(in, p.sigma);
+      EXPECT_EQ(samples_past(got, filtered.ptr<double>(), Oracle<Gaussian>::bound(in.depth)), 0u)
+          << "samples further than the proven bound from cv::sepFilter2D";
+#endif
     }
 #if GPUIMG_WITH_OPENCV
     if constexpr (std::is_same_v<Op, Median>) {

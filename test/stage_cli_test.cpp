@@ -57,6 +57,14 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--convolve", "1x1:65537"}, 2, "--convolve: WEIGHTS must be 1 to 961 numbers"},
       {{"--convolve", "3x3"}, 2, "--convolve: WEIGHTS is missing: expected SIZE:WEIGHTS, got '3x3'"},
       {{"--convolve", "1x1:1:"}, 2, "--convolve: WEIGHTS must be"},
+      {{"--gaussian", "0"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '0'"},
+      {{"--gaussian", "101"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '101'"},
+      {{"--gaussian", "1,2"}, 2, "--gaussian: S must be a decimal number above 0, at most 100, got '1,2'"},
+      {{"--unsharp", "1,2,150%"}, 2, "--unsharp: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, got '150%'"},
+      {{"--unsharp", "0,1"}, 2, "--unsharp: S must be a decimal number above 0, at most 100, got '0'"},
+      {{"--unsharp", "2,101"}, 2, "--unsharp: A must be a decimal number from 0 to 100, got '101'"},
+      {{"--unsharp", "2,-1"}, 2, "--unsharp: A must be a decimal number from 0 to 100, got '-1'"},
+      {{"--unsharp", "2,1,1%,3"}, 2, "--unsharp: unexpected ',3' in '2,1,1%,3'"},
   };
   for (const Refusal& bad : refusals) {
     SCOPED_TRACE(bad.ops.front() + " " + bad.ops[1]);

@@ -33,8 +33,9 @@ def target(op, size):
     of that input's copy (issue 3: invert, sharpen, blur; issue 21: the
     geometry ops, grayscale, and lanczos3 halving the size; its 4K-to-8K
     limit is against the 8K copy, which the 4K table has no row for; issue
-    22: a chain of five table stages, fused, the median up to R = 3, and a
-    5x5 convolution of integer weights, the kind NPP's figure was for)."""
+    22: a chain of five table stages, fused, the median up to R = 3, a 5x5
+    convolution of integer weights, the kind NPP's figure was for, and the
+    Gaussian by S)."""
     if "+" in op:
         return 1.1 if op.count("+") == 4 else None  # issue 22: five point stages in one pass
     name, _, param = op.partition("_")
@@ -58,6 +59,9 @@ def target(op, size):
         return 1.3 if int(param.split("=")[1]) <= 8 else 2.0
     if name == "median":
         return {1: 1.5, 2: 3.0, 3: 6.0}.get(int(param.split("=")[1]))
+    if name == "gaussian":
+        sigma = float(param.split("=")[1])
+        return 1.5 if sigma <= 3 else 3.0 if sigma <= 10 else None
     return None
 
 
@@ -150,7 +154,11 @@ def markdown(rows, notes, machine, command):
         "  convolve 5x5 of integer",
         "  weights: `nppiFilterBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx` with the weights",
         "  reversed (NPP convolves where gpuimg correlates), divisor their sum,",
-        "  `NPP_BORDER_REPLICATE`.",
+        "  `NPP_BORDER_REPLICATE`. gaussian S:",
+        "  `nppiFilterGaussAdvancedBorder_8u_C3R_Ctx` / `_16u_C1R_Ctx` with 2r + 1",
+        "  float taps, gpuimg's own integer weights over 2^K, `NPP_BORDER_REPLICATE`:",
+        "  the same weights, summed in float, so its bytes differ where gpuimg's",
+        "  exact sums round the other way.",
         "- **cupy**: invert: `cupy.subtract(max, x, out=y)`. sharpen F=1:",
         "  `cupyx.scipy.ndimage.correlate(x, w, output=float64, mode='nearest')` with",
         "  w the same 3x3 kernel as int32. blur R: the two 1-D passes of",
@@ -179,7 +187,8 @@ def markdown(rows, notes, machine, command):
         "faster. **target**: issue 3's limit for gpuimg, as a multiple of the copy:",
         "invert <= 1.1x, sharpen <= 1.2x, blur <= 1.3x up to R=8 and <= 2x up to",
         "R=256; issue 22's: the median <= 1.5x at R=1, 3x at R=2, 6x at R=3; a 5x5",
-        "  convolution of integer weights <= 2x.",
+        "  convolution of integer weights <= 2x; gaussian <= 1.5x up to S=3 and",
+        "  <= 3x at S=10.",
     ]
     groups = []
     for r in rows:

@@ -349,6 +349,8 @@ int bench(int most) {
                              "5x5:1,-2,3,0,2,1,-1,3,2,0,5,9,5,0,2,3,-1,1,4,2,0,3,-2,1,4",
                              "5x5:0.1,-0.2,0.3,0,0.2,0.1,-0.1,0.3,0.2,0,0.5,0.9,0.5,0,0.2,0.3,-0.1,0.1,0.4,0.2,0,0.3,-0.2,0.1,0.4"})
     entries.push_back({parse_stage("convolve", {kernel})});
+  for (const char* sigma : {"1", "3", "10"}) entries.push_back({parse_stage("gaussian", {sigma})});
+  entries.push_back({parse_stage("unsharp", {"3,1.5,2%"})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
 

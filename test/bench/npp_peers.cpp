@@ -78,6 +78,7 @@ NppPeers::NppPeers(cudaStream_t stream) {
   check(cudaMalloc(&convolve_kernel_, sizeof(Npp32s) * Convolve::kMaxSide * Convolve::kMaxSide), "cudaMalloc");
   check(cudaMalloc(&table8_, 256), "cudaMalloc");
   check(cudaMalloc(&table16_, 65536 * sizeof(Npp16u)), "cudaMalloc");
+  check(cudaMalloc(&gauss_taps_, 601 * sizeof(Npp32f)), "cudaMalloc");
 }
 
 NppPeers::~NppPeers() {
@@ -86,6 +87,7 @@ NppPeers::~NppPeers() {
   cudaFree(table8_);
   cudaFree(table16_);
   cudaFree(scratch_);
+  cudaFree(gauss_taps_);
 }
 
 void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
@@ -97,6 +99,15 @@ void NppPeers::prepare(const OpRecord& rec, const CudaStage& s) {
     for (Npp32s k : reversed) convolve_divisor_ += k;
     check(cudaMemcpy(convolve_kernel_, reversed.data(), sizeof(Npp32s) * reversed.size(), cudaMemcpyHostToDevice),
           "cudaMemcpy");
+    return;
+  }
+  if (rec.id == OpId::Gaussian && s.host_data) {
+    // gpuimg's own weights, w_|i| / 2^K: NPP does the same sums in float.
+    const int r = s.host_data[0];
+    const float unit = s.in.bytes == 1 ? 0x1p-22f : 0x1p-27f;
+    std::vector<Npp32f> taps(2 * r + 1);
+    for (int i = -r; i <= r; ++i) taps[i + r] = s.host_data[kGaussianWeightsAt + (i < 0 ? -i : i)] * unit;
+    check(cudaMemcpy(gauss_taps_, taps.data(), taps.size() * sizeof(Npp32f), cudaMemcpyHostToDevice), "cudaMemcpy");
     return;
   }
   if (rec.id != OpId::Levels || !s.host_data) return;
@@ -148,6 +159,9 @@ const char* NppPeers::function(const OpRecord& rec, int channels, int bytes) {
     case OpId::Convolve:
       if (!npp_convolves(rec)) return nullptr;
       return rgb8 ? "nppiFilterBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterBorder_16u_C1R_Ctx" : nullptr;
+    case OpId::Gaussian:
+      return rgb8 ? "nppiFilterGaussAdvancedBorder_8u_C3R_Ctx" : gray16 ? "nppiFilterGaussAdvancedBorder_16u_C1R_Ctx"
+                                                                        : nullptr;
     case OpId::Flip:
     case OpId::Flop:
       return rgb8 ? "nppiMirror_8u_C3R_Ctx" : gray16 ? "nppiMirror_16u_C1R_Ctx" : nullptr;
@@ -228,6 +242,13 @@ NppStatus NppPeers::run(const OpRecord& rec, const CudaStage& s) {
       return rgb8 ? nppiFilterMedian_8u_C3R_Ctx(src8 + at, step, dst8 + at, step, region, mask, anchor, buffer, ctx_)
                   : nppiFilterMedian_16u_C1R_Ctx(src16 + at, step, dst16 + at, step, region, mask, anchor, buffer,
                                                  ctx_);
+    }
+    case OpId::Gaussian: {
+      const int taps = 2 * s.host_data[0] + 1;
+      return rgb8 ? nppiFilterGaussAdvancedBorder_8u_C3R_Ctx(src8, step, size, origin, dst8, step, size, taps,
+                                                             gauss_taps_, NPP_BORDER_REPLICATE, ctx_)
+                  : nppiFilterGaussAdvancedBorder_16u_C1R_Ctx(src16, step, size, origin, dst16, step, size, taps,
+                                                              gauss_taps_, NPP_BORDER_REPLICATE, ctx_);
     }
     case OpId::Flip:
     case OpId::Flop:

@@ -29,7 +29,7 @@ class NppPeers {
 
   // What run() needs beside the image, before it is timed: a table
   // stage's tables in NPP's layout, from the stage's host data; a
-  // convolution's weights.
+  // convolution's weights; a Gaussian's weights as NPP's float taps.
   void prepare(const OpRecord& rec, const CudaStage& s);
 
   // Enqueues that function on the context's stream, src to dst of `s`.
@@ -51,6 +51,7 @@ class NppPeers {
   Npp32s convolve_divisor_ = 1;
   Npp8u* table8_ = nullptr;           // 256 entries, shared by the three channels
   Npp16u* table16_ = nullptr;         // 65536 entries
+  Npp32f* gauss_taps_ = nullptr;      // 2r + 1 taps, r up to 300
   Npp8u* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;
 };

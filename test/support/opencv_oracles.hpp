@@ -2,9 +2,10 @@
 // OpenCV imgproc as an oracle, where it computes the same thing as an op.
 // Inputs go to CV_64F first: there every sum here is exact, whereas OpenCV's
 // own 16-bit box filter overflows a 32-bit accumulator at large radii.
-#include <opencv2/imgproc.hpp>
-
+#include <cmath>
 #include <vector>
+
+#include <opencv2/imgproc.hpp>
 
 #include "random_image.hpp"
 
@@ -70,6 +71,19 @@ inline cv::Mat opencv_convolve_unrounded(const Image& in, const std::vector<doub
   cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   const double sum = cv::sum(kernel)[0];
   if (sum != 0) out /= sum;
+  return out;
+}
+
+// The Gaussian before rounding, by cv::sepFilter2D with the double weights
+// exp(-i^2 / 2S^2) / sum, i in [-ceil(3S), ceil(3S)], edges replicated:
+// cv::getGaussianKernel picks its own size and, for small ones, fixed taps.
+inline cv::Mat opencv_gaussian_unrounded(const Image& in, double sigma) {
+  const int r = static_cast<int>(std::ceil(3 * sigma));
+  cv::Mat k(2 * r + 1, 1, CV_64F);
+  for (int i = -r; i <= r; ++i) k.at<double>(i + r) = (i == 0 ? 1 : std::exp(-double(i) * i / (2 * sigma * sigma)));
+  k /= cv::sum(k)[0];
+  cv::Mat out;
+  cv::sepFilter2D(to_mat64(in), out, CV_64F, k, k, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   return out;
 }
 

@@ -190,6 +190,110 @@ template <> struct Oracle<Convolve> {
   }
 };
 
+// The README's --gaussian written out on its own: the weights by their own
+// loop (w_i for -r..r, summed left to right), the sum of w_i v along each
+// row, then of w_j times those down each column, in 128-bit integers, and
+// one rounding, half up.
+template <> struct Oracle<Gaussian> {
+  __extension__ typedef unsigned __int128 Wide;  // s reaches 65535 * 2^54
+  static int bits(Depth d) { return d == Depth::U8 ? 22 : 27; }
+
+  static std::vector<long long> weights(double sigma, Depth d) {
+    const int r = static_cast<int>(std::ceil(3 * sigma));
+    std::vector<double> e;
+    double sum = 0;
+    for (int i = -r; i <= r; ++i) {
+      e.push_back((i == 0 ? 1 : std::exp(-double(i) * i / (2 * sigma * sigma))));
+      sum += e.back();
+    }
+    std::vector<long long> w(e.size());
+    long long others = 0;
+    for (int i = -r; i <= r; ++i)
+      if (i != 0) others += w[i + r] = std::llround(std::ldexp(e[i + r] / sum, bits(d)));
+    w[r] = (1LL << bits(d)) - others;
+    return w;
+  }
+
+  static Image expected(const Image& in, const Gaussian::Params& p) {
+    const std::vector<long long> w = weights(p.sigma, in.depth);
+    const int r = static_cast<int>(w.size() / 2), shift = 2 * bits(in.depth);
+    std::vector<long long> rows(in.pixel_count() * in.channels);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          long long sum = 0;
+          for (int i = -r; i <= r; ++i) sum += w[i + r] * at_clamped(in, x + i, y, c);
+          rows[(static_cast<std::size_t>(y) * in.width + x) * in.channels + c] = sum;
+        }
+    Image out = in;
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          Wide sum = 0;
+          for (int j = -r; j <= r; ++j) {
+            const int yy = std::min(std::max(y + j, 0), in.height - 1);
+            sum += static_cast<Wide>(w[j + r]) *
+                   static_cast<unsigned long long>(rows[(static_cast<std::size_t>(yy) * in.width + x) * in.channels + c]);
+          }
+          put(out, (static_cast<std::size_t>(y) * in.width + x) * in.channels + c,
+                static_cast<long long>((sum + (static_cast<Wide>(1) << (shift - 1))) >> shift));
+        }
+    return out;
+  }
+
+  // The double-precision Gaussian, unrounded: normalised weights
+  // exp(-i^2 / 2S^2) / sum, along x and then along y, in double.
+  static std::vector<double> real(const Image& in, double sigma) {
+    const int r = static_cast<int>(std::ceil(3 * sigma));
+    std::vector<double> d;
+    double sum = 0;
+    for (int i = -r; i <= r; ++i) sum += (i == 0 ? 1 : std::exp(-double(i) * i / (2 * sigma * sigma)));
+    for (int i = -r; i <= r; ++i) d.push_back((i == 0 ? 1 : std::exp(-double(i) * i / (2 * sigma * sigma))) / sum);
+    const std::size_t n = in.pixel_count() * in.channels;
+    std::vector<double> rows(n), out(n);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          double s = 0;
+          for (int i = -r; i <= r; ++i) s += d[i + r] * at_clamped(in, x + i, y, c);
+          rows[(static_cast<std::size_t>(y) * in.width + x) * in.channels + c] = s;
+        }
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int c = 0; c < in.channels; ++c) {
+          double s = 0;
+          for (int j = -r; j <= r; ++j) {
+            const int yy = std::min(std::max(y + j, 0), in.height - 1);
+            s += d[j + r] * rows[(static_cast<std::size_t>(yy) * in.width + x) * in.channels + c];
+          }
+          out[(static_cast<std::size_t>(y) * in.width + x) * in.channels + c] = s;
+        }
+    return out;
+  }
+
+  // How far docs/gaussian.md proves every result lies from real(): 0.5 for
+  // the rounding, plus max * 2r / 2^K for the weights' (with room for the
+  // doubles' own rounding).
+  static double bound(Depth d) { return 0.5 + max_sample(d) * 600.0 / std::ldexp(1.0, bits(d)) + 1e-6; }
+};
+
+// v + A(v - g) where |v - g| >= T * max, g the pinned blur; alpha kept.
+template <> struct Oracle<Unsharp> {
+  static Image expected(const Image& in, const Unsharp::Params& p) {
+    const Image g = Oracle<Gaussian>::expected(in, {p.sigma});
+    Image out = in;
+    const double hi = max_sample(in.depth);
+    for (std::size_t i = 0; i < in.pixel_count() * in.channels; ++i) {
+      if (is_alpha(static_cast<int>(i % in.channels), in.channels)) continue;
+      const int v = sample(in, i), d = v - sample(g, i);
+      if (std::abs(d) < p.threshold * hi) continue;
+      const double sharpened = std::round(v + p.amount * d);  // half away from zero
+      put(out, i, static_cast<long long>(std::min(std::max(sharpened, 0.0), hi)));
+    }
+    return out;
+  }
+};
+
 // Pixel (x, y) of `in`, all channels, copied to pixel (ox, oy) of `out`.
 inline void copy_pixel(const Image& in, int x, int y, Image& out, int ox, int oy) {
   for (int c = 0; c < in.channels; ++c)
