@@ -166,6 +166,20 @@ TEST(Unsharp, MatchesItsDefinition) {
         }
 }
 
+// The threshold test, |v - g| >= T * M, on both sides of its edge: T = 40%
+// makes T * 255 exactly 102 in double. (ImageMagick tests 2|v - g|: its T
+// is gpuimg's 2T, docs/gaussian.md.)
+TEST(Unsharp, ThresholdIsTheDifferenceAgainstTTimesMax) {
+  const Unsharp::Params p{1, 1, 0.4};
+  EXPECT_EQ(Unsharp::sharpened<std::uint8_t>(150, 48, p), 252);  // 102: sharpened
+  EXPECT_EQ(Unsharp::sharpened<std::uint8_t>(150, 49, p), 150);  // 101: kept
+  EXPECT_EQ(Unsharp::sharpened<std::uint8_t>(100, 202, p), 0);   // the same below g, clamped
+  EXPECT_EQ(Unsharp::sharpened<std::uint8_t>(100, 201, p), 100);
+  const Unsharp::Params q{1, 0.5, 0.5};  // 0.5 * 65535 = 32767.5
+  EXPECT_EQ(Unsharp::sharpened<std::uint16_t>(40000, 40000 - 32768, q), 56384);  // sharpened
+  EXPECT_EQ(Unsharp::sharpened<std::uint16_t>(40000, 40000 - 32767, q), 40000);  // kept
+}
+
 TEST(Unsharp, LeftOutValuesTakeTheirDefaults) {
   const Unsharp::Params p = parse_stage("unsharp", {"2"}).get<Unsharp>();
   EXPECT_EQ(p.sigma, 2);
