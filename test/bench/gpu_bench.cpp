@@ -8,7 +8,7 @@
 // byte count, the median milliseconds and, for a peer, whether its output
 // equals gpuimg's. scripts/bench_gpu.sh feeds these rows to the CuPy peers
 // and merges everything into one table.
-// Usage: gpuimg_bench [most repetitions]
+// Usage: gpuimg_bench [most repetitions [op,op,...: only entries that start with these]]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -315,7 +315,7 @@ class NppRows {
 };
 #endif
 
-int bench(int most) {
+int bench(int most, const std::string& only) {
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("# device: %s, %d SMs, %d MB L2\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
@@ -353,6 +353,15 @@ int bench(int most) {
   entries.push_back({parse_stage("unsharp", {"3,1.5,2%"})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
+
+  // Only the entries whose first op is named, for a quick look at a few.
+  if (!only.empty())
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const Pipeline& e) {
+                                   const std::string name = op_name(e.front().id);
+                                   return ("," + only + ",").find("," + name + ",") == std::string::npos;
+                                 }),
+                  entries.end());
 
   cudaStream_t s;
   check(cudaStreamCreate(&s), "cudaStreamCreate");
@@ -433,7 +442,7 @@ int bench(int most) {
 
 int main(int argc, char** argv) {
   try {
-    return bench(argc > 1 ? std::atoi(argv[1]) : 30);
+    return bench(argc > 1 ? std::atoi(argv[1]) : 30, argc > 2 ? argv[2] : "");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpuimg_bench: %s\n", e.what());
     return 1;
