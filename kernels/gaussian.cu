@@ -1,4 +1,5 @@
-// --gaussian and --unsharp on the GPU: the horizontal pass writes each
+// --gaussian and --unsharp on the GPU, for radii past gaussian_fused.cu's
+// one pass (r past 12, S above 4): the horizontal pass writes each
 // sample's exact one-axis sum (gaussian_weights.hpp) to the stage's
 // scratch, the vertical pass sums those down the columns and rounds once.
 // Both stage their input in shared memory: a block of the horizontal pass a
@@ -8,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda_launch.hpp"
+#include "gaussian_store.cuh"
 
 namespace gpuimg {
 namespace {
@@ -127,25 +128,6 @@ __global__ void __launch_bounds__(kColumns * kColumnWarps)
   }
 }
 
-template <class T> struct StoreBlur {
-  T* dst;
-  long long row_len;
-  __device__ void operator()(int y, long long j, int g) const { dst[y * row_len + j] = static_cast<T>(g); }
-};
-
-template <class T> struct StoreUnsharp {
-  const T* src;
-  T* dst;
-  long long row_len;
-  int channels;
-  Unsharp::Params p;
-  __device__ void operator()(int y, long long j, int g) const {
-    const long long at = y * row_len + j;
-    const int v = src[at];
-    dst[at] = is_alpha(static_cast<int>(j % channels), channels) ? static_cast<T>(v) : Unsharp::sharpened<T>(v, g, p);
-  }
-};
-
 template <class T, int C> cudaError_t launch_rows(const CudaStage& s, int r) {
   const int spans = (s.in.width + kSpanPixels - 1) / kSpanPixels;
   const std::size_t smem = sizeof(std::uint32_t) * (r + 1 + (std::min(kSpanPixels, s.in.width) + 2 * r) * C);
@@ -158,6 +140,7 @@ template <class T, int C> cudaError_t launch_rows(const CudaStage& s, int r) {
 template <class T, class Store> cudaError_t launch_passes(const CudaStage& s, const Store& store) {
   using Line = typename GaussianSums<T>::Line;
   const int r = s.host_data[0];
+  if (fused_gaussian_fits(r, s.in.channels, s.in.bytes)) return launch_fused_gaussian<T>(s, r, store);
   if (cudaError_t e = with_channels(s, [&](auto c) { return launch_rows<T, decltype(c)::value>(s, r); });
       e != cudaSuccess)
     return e;

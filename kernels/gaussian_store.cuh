@@ -1,0 +1,37 @@
+#pragma once
+// The last step of --gaussian's GPU paths, given the rounded blur g of the
+// sample at row y, index j of the row's samples: the blur itself, or
+// --unsharp's v + A(v - g). Both paths (gaussian.cu's two passes and
+// gaussian_fused.cu's one) end in one of these.
+#include <cuda_runtime.h>
+
+#include "cuda_launch.hpp"
+
+namespace gpuimg {
+
+template <class T> struct StoreBlur {
+  T* dst;
+  long long row_len;
+  __device__ void operator()(int y, long long j, int g) const { dst[y * row_len + j] = static_cast<T>(g); }
+};
+
+template <class T> struct StoreUnsharp {
+  const T* src;
+  T* dst;
+  long long row_len;
+  int channels;
+  Unsharp::Params p;
+  __device__ void operator()(int y, long long j, int g) const {
+    const long long at = y * row_len + j;
+    const int v = src[at];
+    dst[at] = is_alpha(static_cast<int>(j % channels), channels) ? static_cast<T>(v) : Unsharp::sharpened<T>(v, g, p);
+  }
+};
+
+// Whether gaussian_fused.cu's one pass takes radius r on images of this
+// many channels and bytes a sample (its shared memory fits); where it does
+// not, gaussian.cu runs two.
+bool fused_gaussian_fits(int r, int channels, int bytes_per_sample);
+template <class T, class Store> cudaError_t launch_fused_gaussian(const CudaStage& s, int r, const Store& store);
+
+}  // namespace gpuimg
