@@ -69,9 +69,10 @@ big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKern
 # and normalize for its range): the others run the same kernels with other
 # tables. And the median's networks (R = 1 to 3) and its 8-bit histograms at
 # R = 15: 16-bit R = 15 alone ran past two minutes under racecheck, and R = 8
-# runs the paths R = 15 does.
+# runs the paths R = 15 does. Unsharp's matrix runs the Gaussian's kernels
+# with another last step, which GaussianAndUnsharpAtTileEdges checks.
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
-same_kernels+=':GpuMatchesCpu.median_R_8*:GpuMatchesCpu.median_R_15_u16'
+same_kernels+=':GpuMatchesCpu.median_R_8*:GpuMatchesCpu.median_R_15_u16:GpuMatchesCpu.unsharp*'
 # sanitize NAME TOOL FILTER [TOOL OPTIONS]
 sanitize() {
   local name=$1 tool=$2 filter=$3
