@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in one call on the GPU machine: build, the
 # whole test suite (GPU tests must run there, not skip), compute-sanitizer
-# memcheck and racecheck over the GPU tests, and the kernel benchmark against
-# NPP and CuPy (scripts/bench_gpu.sh, which writes $OUT/perf-gpu-kernels.md).
+# memcheck and racecheck over the GPU tests, the kernel benchmark against
+# NPP and CuPy (scripts/bench_gpu.sh, which writes $OUT/perf-gpu-kernels.md)
+# and compare's (scripts/bench_compare.sh: $OUT/compare-device.md).
 # Prints a short summary last. Logs go to build-gpu/logs; when $OUT is set
 # (the device tool, which brings back at most 8 files), the summary, the
 # benchmark table and fragment, and one archive of the logs are copied there.
@@ -115,6 +116,8 @@ done
 step "benchmark"
 GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark 0 scripts/bench_gpu.sh 10 | tee "$logs/bench.txt" ||
   status=1
+GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" 0 scripts/bench_compare.sh 3 >"$logs/compare.txt" ||
+  status=1
 
 step "summary"
 {
@@ -130,12 +133,21 @@ step "summary"
        }
        END { for (i = 1; i <= n; i++) printf "    %-12s %8s (%sx)%s\n", op[i], ms[op[i]], x[op[i]], peers[op[i]] }' \
     "$logs/bench.txt"
+  # bench_compare.sh's rows: | pair | command | s | ratio |
+  [ ! -f "$logs/compare-device.md" ] || awk -F'|' '/--device/ {
+      match($3, /--device [a-z]+/); d = substr($3, RSTART + 9, RLENGTH - 9)
+      gsub(/ /, "", $2); gsub(/ /, "", $4)
+      line = line sprintf("%s %s %s%s %s", line ? "," : "", $2, d, ($3 ~ /--ssim/) ? "+ssim" : "", $4)
+    }
+    END { print "  compare 4000x3000, s:" line }' "$logs/compare-device.md"
   [ ! -s "$logs/cut.txt" ] || { status=1; echo "  cut short by the deadline: $(paste -sd' ' "$logs/cut.txt")"; }
   [ $status -eq 0 ] && echo "  RESULT: PASS" || echo "  RESULT: FAIL"
 } | tee "$logs/summary.txt"
 if [ -n "${OUT:-}" ]; then
   cp "$logs/summary.txt" "$logs/bench.txt" "$OUT/"
-  [ -f "$logs/perf-gpu-kernels.md" ] && cp "$logs/perf-gpu-kernels.md" "$OUT/"
+  for fragment in perf-gpu-kernels.md compare-device.md; do
+    [ ! -f "$logs/$fragment" ] || cp "$logs/$fragment" "$OUT/"
+  done
   tar -czf "$OUT/logs.tar.gz" -C build-gpu logs
 fi
 exit $status
