@@ -1,19 +1,23 @@
-// --gaussian and --unsharp in one pass, for radii whose working set fits
-// shared memory: the image is read once and written once, where the two
-// passes of gaussian.cu also write and read each sample's 4- or 8-byte
-// one-axis sum (12 times a copy's traffic at 8 bits, measured 14.7 times
-// its time at S = 1 on the H100).
+// --gaussian and --unsharp in one pass, for radii up to kMaxFusedRadius:
+// the image is read once and written once, where the two passes of
+// gaussian.cu also write and read each sample's 4- or 8-byte one-axis sum
+// (12 times a copy's traffic at 8 bits; 14.7 times its time at S = 1 on the
+// H100).
 //
-// A block owns a strip of kStripPixels output pixels (its input r pixels
-// wider each side) and walks down a band of kBandRows rows. It keeps the
-// last 2r + 1 input rows of its strip in a ring in shared memory; for each
-// output row it sums them down every column (the vertical pass, exact as
-// a Line), then sums those across each output's window (the horizontal,
-// exact in GaussianSums) and rounds once. The sum is the same exact
-// integer as gaussian.cu's, whose passes run in the other order
-// (gaussian_weights.hpp), so the bytes are the same.
+// Each thread owns one sample column of a strip and walks down a band of
+// rows, keeping its column's last 2r + 1 samples in registers (r is a
+// template parameter, so the window and the weights stay there): each row
+// costs it one load and the column's exact vertical sum. The row of those
+// sums goes through shared memory, and each thread away from the strip's
+// edges sums its output's window across (exact, in GaussianSums) and rounds
+// once. The strip's r pixels either side only feed their neighbours: strips
+// overlap by 2r pixels. The sum is the same exact integer as gaussian.cu's,
+// whose passes run in the other order (gaussian_weights.hpp), so the bytes
+// are the same.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <utility>
 
 #include "gaussian_store.cuh"
 
@@ -21,101 +25,83 @@ namespace gpuimg {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kStripPixels = 512;
 constexpr int kBandRows = 64;
 constexpr long long kMaxBlocks = 1 << 20;
-// Past this, the ring leaves too few blocks an SM to hide its latency.
-constexpr std::size_t kMaxSharedBytes = 96 * 1024;
-// Each sample costs 2r shared-memory reads in each direction here, where
-// the two passes' column sums share each read among 8 rows: past S = 4 they
-// take over until this one reads less.
-constexpr int kMaxRadius = 12;
+// A strip's outputs are the 256 columns less r pixels each side: at r = 12
+// and 4 channels, 160 of them.
+constexpr int kMaxFusedRadius = 12;
 
-template <class T> std::size_t shared_bytes(int r, int channels) {
-  using Line = typename GaussianSums<T>::Line;
-  const std::size_t span = static_cast<std::size_t>(kStripPixels + 2 * r) * channels;
-  return span * sizeof(Line) + sizeof(std::uint32_t) * (r + 1) + (2 * r + 1) * span * sizeof(T);
-}
-
-template <class T, int C, class Store>
+template <class T, int R, class Store>
 __global__ void __launch_bounds__(kThreads)
-    fused_gaussian_kernel(const T* __restrict__ src, int width, int height, const std::int32_t* __restrict__ data,
-                          Store store, int strips, int bands) {
+    fused_gaussian_kernel(const T* __restrict__ src, int width, int height, int channels,
+                          const std::int32_t* __restrict__ data, Store store, int strips, int bands) {
   using Line = typename GaussianSums<T>::Line;
-  extern __shared__ __align__(16) unsigned char shared[];
-  const int r = data[0], window = 2 * r + 1;
-  const int span = (kStripPixels + 2 * r) * C;
-  Line* sums = reinterpret_cast<Line*>(shared);  // one row's vertical sums, the strip and its reach
-  std::uint32_t* w = reinterpret_cast<std::uint32_t*>(sums + span);
-  T* ring = reinterpret_cast<T*>(w + r + 1);  // input row y in slot y mod (2r + 1)
-  for (int i = threadIdx.x; i <= r; i += kThreads) w[i] = data[kGaussianWeightsAt + i];
-  const auto row_of = [&](int y) { return ring + static_cast<std::size_t>((y + window) % window) * span; };
+  __shared__ Line sums[2][kThreads];  // a row's vertical sums, alternate rows in alternate halves
+  std::uint32_t w[R + 1];
+#pragma unroll
+  for (int k = 0; k <= R; ++k) w[k] = data[kGaussianWeightsAt + k];
+  const int reach = R * channels, outputs = kThreads - 2 * reach;
+  const long long row_len = 1LL * width * channels;
+  const int t = threadIdx.x;
 
   for (long long item = blockIdx.x; item < static_cast<long long>(strips) * bands; item += gridDim.x) {
-    const int x0 = static_cast<int>(item % strips) * kStripPixels;
+    const long long j = static_cast<long long>(item % strips) * outputs - reach + t;  // this thread's column
     const int y0 = static_cast<int>(item / strips) * kBandRows, y1 = min(y0 + kBandRows, height);
-    const int pixels = min(kStripPixels, width - x0), staged = (pixels + 2 * r) * C;
-    // Input row y, edges replicated, into its slot.
-    const auto stage = [&](int y) {
-      const T* row = src + static_cast<std::size_t>(clamp_index(y, height)) * width * C;
-      T* slot = row_of(y);
-      for (int i = threadIdx.x; i < staged; i += kThreads) {
-        const int px = i / C;
-        slot[i] = row[clamp_index(x0 - r + px, width) * C + (i - px * C)];
-      }
-    };
-    __syncthreads();  // the last item's readers are done
-    for (int y = y0 - r; y < y0 + r; ++y) stage(y);
+    // The column's pixel, edges replicated: j may lie r pixels either side of the row.
+    const long long shifted = j + reach;
+    const int px = clamp_index(static_cast<int>(shifted / channels) - R, width);
+    const T* column = src + static_cast<long long>(px) * channels + shifted % channels;
+    const auto at = [&](int y) { return int(column[clamp_index(y, height) * row_len]); };
+    int a[2 * R + 1];  // rows y - R .. y + R of the column
+#pragma unroll
+    for (int m = 1; m <= 2 * R; ++m) a[m] = at(y0 - R - 1 + m);
     for (int y = y0; y < y1; ++y) {
-      stage(y + r);  // over row y - r - 1, which the last vertical pass was the last to read
+#pragma unroll
+      for (int m = 0; m < 2 * R; ++m) a[m] = a[m + 1];
+      a[2 * R] = at(y + R);
+      Line v = Line(w[0]) * a[R];
+#pragma unroll
+      for (int k = 1; k <= R; ++k) v += Line(w[k]) * (a[R - k] + a[R + k]);
+      Line* row = sums[y & 1];
+      row[t] = v;
       __syncthreads();
-      const int centre = (y + window) % window;
-      for (int i = threadIdx.x; i < staged; i += kThreads) {
-        Line v = Line(w[0]) * ring[centre * span + i];
-        for (int k = 1, above = centre, below = centre; k <= r; ++k) {  // the slots of rows y - k and y + k
-          above = above == 0 ? window - 1 : above - 1;
-          below = below == window - 1 ? 0 : below + 1;
-          v += Line(w[k]) * (ring[above * span + i] + ring[below * span + i]);
-        }
-        sums[i] = v;
-      }
-      __syncthreads();
-      for (int i = threadIdx.x; i < pixels * C; i += kThreads) {
-        const Line* at = sums + i + r * C;
+      if (t >= reach && t < kThreads - reach && j < row_len) {
         GaussianSums<T> acc;
-        acc.add(w[0], at[0]);
-        for (int k = 1; k <= r; ++k) acc.add(w[k], at[-k * C] + at[k * C]);
-        store(y, static_cast<long long>(x0) * C + i, acc.rounded());
+        acc.add(w[0], row[t]);
+#pragma unroll
+        for (int k = 1; k <= R; ++k) acc.add(w[k], row[t - k * channels] + row[t + k * channels]);
+        store(y, j, acc.rounded());
       }
     }
+    __syncthreads();  // the next item's first rows write both halves
   }
 }
 
-template <class T, int C, class Store> cudaError_t launch(const CudaStage& s, int r, const Store& store) {
-  const std::size_t smem = shared_bytes<T>(r, C);
-  auto kernel = fused_gaussian_kernel<T, C, Store>;
-  if (smem > 48 * 1024)
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-        e != cudaSuccess)
-      return e;
-  const int strips = (s.in.width + kStripPixels - 1) / kStripPixels;
+template <class T, int R, class Store> cudaError_t launch(const CudaStage& s, const Store& store) {
+  const int outputs = kThreads - 2 * R * s.in.channels;
+  const long long row_len = 1LL * s.in.width * s.in.channels;
+  const long long strips = (row_len + outputs - 1) / outputs;
   const int bands = (s.in.height + kBandRows - 1) / kBandRows;
-  const int blocks = static_cast<int>(std::min(1LL * strips * bands, kMaxBlocks));
-  kernel<<<blocks, kThreads, smem, s.stream>>>(static_cast<const T*>(s.src), s.in.width, s.in.height, s.data, store,
-                                               strips, bands);
+  if (strips > INT_MAX) return cudaErrorInvalidValue;
+  const int blocks = static_cast<int>(std::min(strips * bands, kMaxBlocks));
+  fused_gaussian_kernel<T, R, Store><<<blocks, kThreads, 0, s.stream>>>(
+      static_cast<const T*>(s.src), s.in.width, s.in.height, s.in.channels, s.data, store, int(strips), bands);
   return cudaGetLastError();
+}
+
+template <class T, class Store, int... R>
+cudaError_t launch_radius(const CudaStage& s, int r, const Store& store, std::integer_sequence<int, R...>) {
+  cudaError_t e = cudaErrorInvalidValue;
+  ((r == R + 1 ? (e = launch<T, R + 1>(s, store), true) : false) || ...);
+  return e;
 }
 
 }  // namespace
 
-bool fused_gaussian_fits(int r, int channels, int bytes_per_sample) {
-  return r <= kMaxRadius &&
-         (bytes_per_sample == 1 ? shared_bytes<std::uint8_t>(r, channels) : shared_bytes<std::uint16_t>(r, channels)) <=
-         kMaxSharedBytes;
-}
+bool fused_gaussian_fits(int r) { return r <= kMaxFusedRadius; }
 
 template <class T, class Store> cudaError_t launch_fused_gaussian(const CudaStage& s, int r, const Store& store) {
-  return with_channels(s, [&](auto c) { return launch<T, decltype(c)::value>(s, r, store); });
+  return launch_radius<T>(s, r, store, std::make_integer_sequence<int, kMaxFusedRadius>{});
 }
 
 template cudaError_t launch_fused_gaussian<std::uint8_t>(const CudaStage&, int, const StoreBlur<std::uint8_t>&);

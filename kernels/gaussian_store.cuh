@@ -28,10 +28,9 @@ template <class T> struct StoreUnsharp {
   }
 };
 
-// Whether gaussian_fused.cu's one pass takes radius r on images of this
-// many channels and bytes a sample (its shared memory fits); where it does
-// not, gaussian.cu runs two.
-bool fused_gaussian_fits(int r, int channels, int bytes_per_sample);
+// Whether gaussian_fused.cu's one pass takes radius r; where it does not,
+// gaussian.cu runs two.
+bool fused_gaussian_fits(int r);
 template <class T, class Store> cudaError_t launch_fused_gaussian(const CudaStage& s, int r, const Store& store);
 
 }  // namespace gpuimg
