@@ -1,7 +1,7 @@
 #pragma once
 // A pipeline is the ordered list of stage records the command line asked for.
-#include <string>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "registry.hpp"
@@ -25,10 +25,11 @@ template <class Op> constexpr std::size_t words_taken() {
 
 // How the word holding parameter i is written: "SIZE[:FILTER]", "B,W[,G]".
 template <class Op> std::string word_form(std::size_t i) {
-  while (i > 0 && Op::params[i].joined) --i;
-  std::string form = Op::params[i].name, closing;
-  for (++i; i < Op::params.size() && Op::params[i].joined; ++i) {
-    const ParamSpec& p = Op::params[i];
+  const std::vector<ParamSpec> params(Op::params.begin(), Op::params.end());
+  while (i > 0 && params[i].joined) --i;
+  std::string form = params[i].name, closing;
+  for (++i; i < params.size() && params[i].joined; ++i) {
+    const ParamSpec& p = params[i];
     form += std::string(p.optional ? "[" : "") + p.joined + p.name;
     if (p.optional) closing += "]";
   }

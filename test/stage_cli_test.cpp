@@ -132,7 +132,7 @@ TEST(CliStages, VerboseShowsEachStagesShapes) {
   const RunResult r = run_binary({(data_dir() / "scene.png").string(), "-v", "--device", "cpu", "--crop", "100x60+10+20",
                                   "--rotate", "90", "--grayscale", "--resize", "x30:box", (tmp / "out.png").string()});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const std::string& expected :
+  for (const char* expected :
        {"stage 1: crop GEOMETRY=100x60+10+20", "320x200 RGB 8-bit -> 100x60 RGB 8-bit",
         "100x60 RGB 8-bit -> 60x100 RGB 8-bit", "60x100 RGB 8-bit -> 60x100 gray 8-bit",
         "stage 4: resize SIZE=18x30 FILTER=box", "60x100 gray 8-bit -> 18x30 gray 8-bit"})
@@ -150,7 +150,7 @@ TEST(CliStages, BatchOverInputsOfDifferentShapes) {
   const std::vector<std::string> names = {"scene.png", "gray.png", "rgba.png", "row.png", "tiny.png"};
   std::vector<std::string> args;
   for (const std::string& n : names) args.push_back((data_dir() / n).string());
-  for (const std::string& w : {"--crop", "40x30", "--rotate", "270", "--resize", "75%:linear"}) args.push_back(w);
+  for (const char* w : {"--crop", "40x30", "--rotate", "270", "--resize", "75%:linear"}) args.push_back(w);
   args.push_back((tmp / "batch").string() + "/");
   const RunResult batch = run_binary(args);
   ASSERT_EQ(batch.status, 0) << batch.err;
