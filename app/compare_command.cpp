@@ -52,13 +52,16 @@ int execute(const CompareCommand& cmd) {
   Image expected = read_image(cmd.expected, cmd.read);
   Image actual = reading.get();
   const Image mask = cmd.scope.mask.empty() ? Image() : read_image(cmd.scope.mask, cmd.read);
-  std::vector<std::string> notes = apply_scope(expected, actual, cmd.scope, cmd.scope.mask.empty() ? nullptr : &mask);
+  std::vector<std::size_t> anti_aliased;
+  std::vector<std::string> notes =
+      apply_scope(expected, actual, cmd.scope, cmd.scope.mask.empty() ? nullptr : &mask, &anti_aliased);
   const BackendSelection where = select_backend(cmd.device);
   // The JSON schema promises every metric; the table shows SSIM only when a
   // limit made it worth its cost.
   const Ssim ssim = cmd.json ? Ssim::compute : ssim_needed(cmd.limits);
   Comparison c = compare_images(expected, actual, where.backend, ssim);
   c.notes = std::move(notes);
+  c.anti_aliased = std::move(anti_aliased);
 
   if (!cmd.diff.empty()) {
     if (c.mismatch.empty())
@@ -102,6 +105,8 @@ CompareCli::CompareCli(CLI::App& parent) {
       ->type_name("FILE");
   sub_->add_option("--alpha", alpha_, "compare: alpha is a channel like the others; ignore: colours only")
       ->default_str("compare");
+  sub_->add_flag("--ignore-aa", cmd_.scope.ignore_aa,
+                 "Leave out differing pixels on an anti-aliased edge (pixelmatch's detector; blue in --diff)");
   limits_.reserve(std::size(kThresholds));
   for (const ThresholdSpec& spec : kThresholds) {
     limits_.emplace_back(&spec, std::string());

@@ -88,9 +88,12 @@ CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipe
     Image actual = run_case(gc, p, backend);
     Image golden = read_image(gc.golden.string());
     const Image mask = gc.scope.mask.empty() ? Image() : read_image(gc.scope.mask);
-    std::vector<std::string> notes = apply_scope(golden, actual, gc.scope, gc.scope.mask.empty() ? nullptr : &mask);
+    std::vector<std::size_t> anti_aliased;
+    std::vector<std::string> notes =
+        apply_scope(golden, actual, gc.scope, gc.scope.mask.empty() ? nullptr : &mask, &anti_aliased);
     r.comparison = compare_images(golden, actual, backend, ssim_needed(gc.limits));
     r.comparison->notes = std::move(notes);
+    r.comparison->anti_aliased = std::move(anti_aliased);
     r.reasons = failures(*r.comparison, gc.limits);
     if (!r.reasons.empty()) {
       r.outcome = CaseResult::Outcome::fail;

@@ -40,6 +40,7 @@ struct Comparison {
   std::vector<ChannelMetrics> channels;
   Box box;
   std::vector<std::string> notes;  // what apply_scope changed, for the report; compare_images sets none
+  std::vector<std::size_t> anti_aliased;  // pixels apply_scope left out as anti-aliased, for diff_image
   bool identical() const { return mismatch.empty() && overall.max_diff == 0; }
   bool has_ssim() const { return !std::isnan(overall.ssim); }
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 namespace gpuimg {
 namespace {
@@ -56,13 +57,19 @@ Image diff_image(const Image& expected, const Image& actual, const Comparison& c
     paint<std::uint8_t>(expected, actual, out);
   else
     paint<std::uint16_t>(expected, actual, out);
+  std::vector<bool> anti_aliased(cmp.anti_aliased.empty() ? 0 : out.pixel_count());
+  for (const std::size_t i : cmp.anti_aliased) {
+    anti_aliased[i] = true;
+    std::copy(kDiffAntiAliased, kDiffAntiAliased + 3, out.data.begin() + static_cast<std::ptrdiff_t>(i * 3));
+  }
   if (cmp.box.empty()) return out;
 
   const int x0 = std::max(0, cmp.box.x0 - 1), y0 = std::max(0, cmp.box.y0 - 1);
   const int x1 = std::min(out.width - 1, cmp.box.x1 + 1), y1 = std::min(out.height - 1, cmp.box.y1 + 1);
   const auto mark = [&](int x, int y) {
-    if (differs(expected, actual, x, y)) return;
-    std::copy(kDiffBox, kDiffBox + 3, out.data.begin() + (static_cast<std::size_t>(y) * out.width + x) * 3);
+    const std::size_t i = static_cast<std::size_t>(y) * out.width + x;
+    if (differs(expected, actual, x, y) || (!anti_aliased.empty() && anti_aliased[i])) return;
+    std::copy(kDiffBox, kDiffBox + 3, out.data.begin() + static_cast<std::ptrdiff_t>(i * 3));
   };
   for (int x = x0; x <= x1; ++x) {
     mark(x, y0);

@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "number_text.hpp"
+#include "tolerance.hpp"
 
 namespace gpuimg {
 namespace {
@@ -52,6 +53,22 @@ std::vector<std::uint8_t> left_out(const Image& img, const Scope& scope, const I
 
 std::string size_text(const Image& img) { return std::to_string(img.width) + "x" + std::to_string(img.height); }
 
+// Where a rectangle or the mask leaves a pixel out, the actual image takes
+// the expected one's samples; returns the note of how many.
+std::string leave_out(const Image& expected, Image& actual, const Scope& scope, const Image* mask) {
+  const std::vector<std::uint8_t> out = left_out(expected, scope, mask);
+  const std::size_t px = expected.channels * bytes_per_sample(expected.depth);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i]) {
+      ++count;
+      std::memcpy(actual.data.data() + i * px, expected.data.data() + i * px, px);
+    }
+  return std::to_string(count) + " of " + std::to_string(out.size()) + " pixels left out by " +
+         (scope.ignore.empty() ? "" : "the ignored rectangles") + (scope.ignore.empty() || !mask ? "" : " and ") +
+         (mask ? "the mask's black pixels" : "");
+}
+
 }  // namespace
 
 Rect parse_rect(const std::string& what, const std::string& text) {
@@ -76,7 +93,8 @@ AlphaRule parse_alpha_rule(const std::string& what, const std::string& text) {
   throw UsageError(what + " must be compare or ignore, got '" + text + "'");
 }
 
-std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope& scope, const Image* mask) {
+std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope& scope, const Image* mask,
+                                     std::vector<std::size_t>* anti_aliased) {
   std::vector<std::string> notes;
   if (mask && (mask->width != expected.width || mask->height != expected.height))
     throw UsageError(scope.mask + ": the mask is " + size_text(*mask) + ", the images " + size_text(expected));
@@ -94,19 +112,13 @@ std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope
       drop_alpha(*img);
       notes.push_back(std::string(name) + "'s alpha channel is opaque everywhere: compared without it");
     }
-  if ((scope.ignore.empty() && !mask) || expected.channels != actual.channels) return notes;
-
-  const std::vector<std::uint8_t> out = left_out(expected, scope, mask);
-  const std::size_t px = expected.channels * bytes_per_sample(expected.depth);
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i]) {
-      ++count;
-      std::memcpy(actual.data.data() + i * px, expected.data.data() + i * px, px);
-    }
-  notes.push_back(std::to_string(count) + " of " + std::to_string(out.size()) + " pixels left out by " +
-                  (scope.ignore.empty() ? "" : "the ignored rectangles") +
-                  (scope.ignore.empty() || !mask ? "" : " and ") + (mask ? "the mask's black pixels" : ""));
+  if (expected.channels != actual.channels) return notes;
+  if (!scope.ignore.empty() || mask) notes.push_back(leave_out(expected, actual, scope, mask));
+  if (scope.ignore_aa) {
+    Forgiven f = forgive(expected, actual, scope.ignore_aa);
+    notes.push_back(std::to_string(f.anti_aliased.size()) + " differing pixels left out as anti-aliased");
+    if (anti_aliased) *anti_aliased = std::move(f.anti_aliased);
+  }
   return notes;
 }
 

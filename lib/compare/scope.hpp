@@ -1,9 +1,11 @@
 #pragma once
 // What part of a pair a comparison looks at: rectangles left out (--ignore),
-// a mask whose black pixels are left out (--mask), and whether alpha counts
-// (--alpha). Applied before any metric, by making the actual image equal to
-// the expected one wherever it is left out, so the counts, SSIM and the
-// difference picture all follow one rule.
+// a mask whose black pixels are left out (--mask), whether alpha counts
+// (--alpha), and whether pixels on a moved anti-aliased edge count
+// (--ignore-aa). Applied before any metric, by making the actual image
+// equal to the expected one wherever it is left out, so the counts, SSIM
+// and the difference picture all follow one rule.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ struct Scope {
   std::vector<Rect> ignore;
   std::string mask;  // the mask's file, for messages; empty: none
   AlphaRule alpha = AlphaRule::compare;
+  bool ignore_aa = false;
 };
 
 // "X,Y,W,H", X and Y from 0, W and H from 1 (integers). Throws UsageError
@@ -36,10 +39,15 @@ AlphaRule parse_alpha_rule(const std::string& what, const std::string& text);
 //   with a note, so RGB and the same pixels as opaque RGBA compare equal;
 // - where a rectangle or black pixel of `mask` (the file scope.mask, read by
 //   the caller; nullptr when none) leaves a pixel out, the expected image's
-//   samples are copied into the actual one, with a note of how many.
+//   samples are copied into the actual one, with a note of how many;
+// - then, with ignore_aa, so are the samples of each pixel that still
+//   differs and is anti-aliased (tolerance.hpp), with a note of how many;
+//   their indices go to `anti_aliased`, when given, for the difference
+//   picture.
 // Rectangles are clipped to the image. A pair whose shapes still differ is
 // left for compare_images to report. Throws UsageError for a mask whose
 // size is not the expected image's.
-std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope& scope, const Image* mask);
+std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope& scope, const Image* mask,
+                                     std::vector<std::size_t>* anti_aliased = nullptr);
 
 }  // namespace gpuimg
