@@ -105,6 +105,9 @@ CompareCli::CompareCli(CLI::App& parent) {
       ->type_name("FILE");
   sub_->add_option("--alpha", alpha_, "compare: alpha is a channel like the others; ignore: colours only")
       ->default_str("compare");
+  sub_->add_option("--threshold", threshold_,
+                   "Count a pixel equal when its colour's YIQ distance (pixelmatch's) is at most this, 0 to 1")
+      ->type_name("T");
   sub_->add_flag("--ignore-aa", cmd_.scope.ignore_aa,
                  "Leave out differing pixels on an anti-aliased edge (pixelmatch's detector; blue in --diff)");
   limits_.reserve(std::size(kThresholds));
@@ -124,6 +127,7 @@ CompareCommand CompareCli::command() const {
   if (max_pixels_) cmd.read.max_pixels = parse_max_pixels(*max_pixels_);
   for (const std::string& text : ignore_) cmd.scope.ignore.push_back(parse_rect("--ignore:", text));
   cmd.scope.alpha = parse_alpha_rule("--alpha:", alpha_);
+  if (threshold_) cmd.scope.threshold = parse_colour_threshold("--threshold:", *threshold_);
   for (const auto& [spec, text] : limits_)
     if (sub_->count(std::string("--") + spec->name)) cmd.limits.push_back(parse_threshold("--", *spec, text));
   return cmd;

@@ -46,6 +46,7 @@ class CompareCli {
   std::optional<std::string> max_pixels_;
   std::vector<std::string> ignore_;
   std::string alpha_ = "compare";  // set even when given empty, which is refused
+  std::optional<std::string> threshold_;
   std::vector<std::pair<const ThresholdSpec*, std::string>> limits_;
 };
 

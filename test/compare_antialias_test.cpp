@@ -150,7 +150,9 @@ TEST(CompareAntiAlias, ShapesMovedByAFractionOfAPixelCompareEqual) {
         // As with pixelmatch, an edge may keep a few pixels: here, at 0.7,
         // one of the bar where the image's last row cuts it.
         EXPECT_EQ(c.overall.differing, shift == 0.7 ? 1u : 0u);
-        if (shift == 0.7) EXPECT_EQ(std::make_pair(c.box.x0, c.box.y0), std::make_pair(39, 71));
+        if (shift == 0.7) {
+          EXPECT_EQ(std::make_pair(c.box.x0, c.box.y0), std::make_pair(39, 71));
+        }
         EXPECT_GT(c.anti_aliased.size(), 100u);
         EXPECT_EQ(c.notes.back(), std::to_string(c.anti_aliased.size()) + " differing pixels left out as anti-aliased");
       }

@@ -16,6 +16,14 @@
 namespace gpuimg::test {
 namespace {
 
+Scope scope(std::vector<Rect> ignore, std::string mask, AlphaRule alpha) {
+  Scope s;
+  s.ignore = std::move(ignore);
+  s.mask = std::move(mask);
+  s.alpha = alpha;
+  return s;
+}
+
 bool inside(const std::vector<Rect>& rects, int x, int y) {
   return std::any_of(rects.begin(), rects.end(),
                      [&](const Rect& r) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; });
@@ -66,7 +74,7 @@ TEST(CompareScope, IgnoredRectanglesAndMasksLeaveOutWhatTheOracleLeavesOut) {
           const Image* m = mask_channels ? &mask : nullptr;
           Image ee = e, aa = a;
           const std::vector<std::string> notes =
-              apply_scope(ee, aa, {rects, m ? "mask.png" : "", AlphaRule::compare}, m);
+              apply_scope(ee, aa, scope(rects, m ? "mask.png" : "", AlphaRule::compare), m);
           const Comparison c = compare_images(ee, aa, Backend::cpu, Ssim::skip);
           EXPECT_EQ(c.overall.differing, differing_left_in(e, a, rects, m));
           ASSERT_EQ(notes.size(), 1u);
@@ -81,17 +89,17 @@ TEST(CompareScope, AChangeInsideTheIgnoredRectanglePasses) {
   for (int i = 0; i < 3 * 20; ++i) a.data[(10 * 40 + 12) * 3 + i] ^= 0xff;  // 20 pixels of row 10
   Image ee = e, aa = a;
   EXPECT_FALSE(compare_images(ee, aa, Backend::cpu, Ssim::skip).identical());
-  apply_scope(ee, aa, {{{12, 10, 20, 1}}, "", AlphaRule::compare}, nullptr);
+  apply_scope(ee, aa, scope({{12, 10, 20, 1}}, "", AlphaRule::compare), nullptr);
   EXPECT_TRUE(compare_images(ee, aa, Backend::cpu, Ssim::compute).identical());
   ee = e, aa = a;
-  apply_scope(ee, aa, {{{12, 10, 19, 1}}, "", AlphaRule::compare}, nullptr);
+  apply_scope(ee, aa, scope({{12, 10, 19, 1}}, "", AlphaRule::compare), nullptr);
   EXPECT_EQ(compare_images(ee, aa, Backend::cpu, Ssim::skip).overall.differing, 1u);
 }
 
 TEST(CompareScope, AMaskOfAnotherSizeIsRefused) {
   Image e = random_image(8, 8, 3, Depth::U8, 1), a = e;
   const Image mask = random_image(8, 9, 1, Depth::U8, 2);
-  EXPECT_THROW(apply_scope(e, a, {{}, "m.png", AlphaRule::compare}, &mask), UsageError);
+  EXPECT_THROW(apply_scope(e, a, scope({}, "m.png", AlphaRule::compare), &mask), UsageError);
 }
 
 Image with_alpha(const Image& img, int alpha) {
@@ -135,7 +143,7 @@ TEST(CompareScope, AnOpaqueAlphaChannelComparesEqualToNone) {
       EXPECT_FALSE(compare_images(e, a, Backend::cpu, Ssim::skip).mismatch.empty());
       // --alpha ignore compares the colours only, whatever the alpha.
       e = with_alpha(plain, 0), a = translucent;
-      apply_scope(e, a, {{}, "", AlphaRule::ignore}, nullptr);
+      apply_scope(e, a, scope({}, "", AlphaRule::ignore), nullptr);
       EXPECT_EQ(e.channels, ch);
       EXPECT_TRUE(compare_images(e, a, Backend::cpu, Ssim::skip).identical());
     }

@@ -93,6 +93,10 @@ AlphaRule parse_alpha_rule(const std::string& what, const std::string& text) {
   throw UsageError(what + " must be compare or ignore, got '" + text + "'");
 }
 
+double parse_colour_threshold(const std::string& what, const std::string& text) {
+  return parse_number(what, text, NumberForm::decimal, 0, 1);
+}
+
 std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope& scope, const Image* mask,
                                      std::vector<std::size_t>* anti_aliased) {
   std::vector<std::string> notes;
@@ -114,11 +118,13 @@ std::vector<std::string> apply_scope(Image& expected, Image& actual, const Scope
     }
   if (expected.channels != actual.channels) return notes;
   if (!scope.ignore.empty() || mask) notes.push_back(leave_out(expected, actual, scope, mask));
-  if (scope.ignore_aa) {
-    Forgiven f = forgive(expected, actual, scope.ignore_aa);
+  Forgiven f = forgive(expected, actual, scope.threshold, scope.ignore_aa);
+  if (scope.threshold)
+    notes.push_back(std::to_string(f.similar) + " differing pixels within the colour threshold " +
+                    number_text(*scope.threshold) + " counted equal");
+  if (scope.ignore_aa)
     notes.push_back(std::to_string(f.anti_aliased.size()) + " differing pixels left out as anti-aliased");
-    if (anti_aliased) *anti_aliased = std::move(f.anti_aliased);
-  }
+  if (anti_aliased) *anti_aliased = std::move(f.anti_aliased);
   return notes;
 }
 

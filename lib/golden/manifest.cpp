@@ -41,12 +41,14 @@ void parse_limits(const std::string& text, const std::filesystem::path& dir, Gol
       c.scope.mask = (dir / value).string();
     } else if (eq != std::string::npos && name == "alpha") {
       c.scope.alpha = parse_alpha_rule("alpha=", value);
+    } else if (eq != std::string::npos && name == "threshold") {
+      c.scope.threshold = parse_colour_threshold("threshold:", value);
     } else if (field == "ignore-aa") {
       c.scope.ignore_aa = true;
     } else {
       std::string known;
       for (const ThresholdSpec& s : kThresholds) known += std::string(s.name) + ", ";
-      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known + "ignore, mask or alpha, or ignore-aa");
+      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known + "ignore, mask, alpha or threshold, or ignore-aa");
     }
   }
 }

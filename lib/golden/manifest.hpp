@@ -9,8 +9,8 @@
 // thresholds.hpp (`max-diff=1 min-psnr=45`), and none means the output must
 // equal the golden sample for sample; beside them, the scope.hpp fields
 // `ignore=X,Y,W,H` (repeatable), `mask=FILE` (relative to the manifest's
-// folder), `alpha=ignore` and the bare word `ignore-aa`. Blank lines and lines starting with
-// '#' are skipped.
+// folder), `alpha=ignore`, `threshold=T` and the bare word `ignore-aa`.
+// Blank lines and lines starting with '#' are skipped.
 #include <filesystem>
 #include <istream>
 #include <string>
