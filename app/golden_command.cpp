@@ -5,6 +5,8 @@
 #include <ctime>
 #include <filesystem>
 #include <new>
+#include <optional>
+#include <utility>
 #include <set>
 
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "diff_image.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "html_report.hpp"
 #include "planned_read.hpp"
 #include "manifest.hpp"
 #include "message_line.hpp"
@@ -81,12 +84,35 @@ std::string host_name() {
   return gethostname(buf, sizeof buf - 1) == 0 ? buf : "localhost";
 }
 
+// The difference picture a failing case's reports ask for: --diff-dir's
+// file, and the --html page's copy with the images it is made from, as
+// they were before apply_scope dropped or copied anything.
+void write_pictures(const GoldenCommand& cmd, const GoldenCase& gc, const Image& golden, const Image& actual,
+                    const std::optional<std::pair<Image, Image>>& shown, CaseResult& r) {
+  const bool pictured = r.comparison->mismatch.empty();
+  const Image picture =
+      pictured && (!cmd.diff_dir.empty() || shown) ? diff_image(golden, actual, *r.comparison) : Image();
+  if (pictured && !cmd.diff_dir.empty()) {
+    r.diff = (fs::path(cmd.diff_dir) / (gc.name + ".diff.png")).string();
+    write_image(r.diff, picture);
+  }
+  if (!shown) return;
+  const auto in_html = [&](const char* which) {
+    return (fs::path(cmd.html) / html_image_name(gc.name, which)).string();
+  };
+  write_image(in_html("expected"), shown->first);
+  write_image(in_html("actual"), shown->second);
+  if (pictured) write_image(in_html("diff"), picture);
+}
+
 CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipeline& p, Backend backend) {
   CaseResult r{&gc, CaseResult::Outcome::pass, {}, std::nullopt, {}, 0};
   const auto start = std::chrono::steady_clock::now();
   try {
     Image actual = run_case(gc, p, backend);
     Image golden = read_image(gc.golden.string());
+    const std::optional<std::pair<Image, Image>> shown =
+        cmd.html.empty() ? std::nullopt : std::make_optional(std::make_pair(golden, actual));
     const Image mask = gc.scope.mask.empty() ? Image() : read_image(gc.scope.mask);
     std::vector<std::size_t> anti_aliased;
     std::vector<std::string> notes =
@@ -97,10 +123,7 @@ CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipe
     r.reasons = failures(*r.comparison, gc.limits);
     if (!r.reasons.empty()) {
       r.outcome = CaseResult::Outcome::fail;
-      if (r.comparison->mismatch.empty() && !cmd.diff_dir.empty()) {
-        r.diff = (fs::path(cmd.diff_dir) / (gc.name + ".diff.png")).string();
-        write_image(r.diff, diff_image(golden, actual, *r.comparison));
-      }
+      write_pictures(cmd, gc, golden, actual, shown, r);
     }
   } catch (const Error& e) {
     r = {&gc, CaseResult::Outcome::error, {e.what()}, std::nullopt, {}, 0};
@@ -141,6 +164,11 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipelin
   if (!cmd.junit.empty()) {
     const std::string xml = junit_xml(run);
     write_file_atomically(cmd.junit, std::vector<std::uint8_t>(xml.begin(), xml.end()));
+  }
+  if (!cmd.html.empty()) {
+    const std::string page = html_report(run);
+    write_file_atomically((fs::path(cmd.html) / "index.html").string(),
+                          std::vector<std::uint8_t>(page.begin(), page.end()));
   }
   if (run.count(CaseResult::Outcome::error)) return static_cast<int>(CompareExit::error);
   return static_cast<int>(run.count(CaseResult::Outcome::fail) ? CompareExit::different : CompareExit::same);
@@ -185,17 +213,21 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
   return static_cast<int>(errors ? CompareExit::error : CompareExit::same);
 }
 
+// Created like mkdir -p, so a CI step needs no set-up line of its own.
+void make_folder(const char* option, const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (!fs::is_directory(path))
+    throw UsageError(std::string(option) + ": cannot create directory '" + path + "'" +
+                     (ec ? " (" + ec.message() + ")" : std::string()));
+}
+
 int execute(const GoldenCommand& cmd) {
   const Manifest m = read_manifest(cmd.manifest);
   const std::vector<Pipeline> p = pipelines(m);
-  // Created like mkdir -p, so a CI step needs no set-up line of its own.
-  if (!cmd.diff_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(cmd.diff_dir, ec);
-    if (!fs::is_directory(cmd.diff_dir))
-      throw UsageError("--diff-dir: cannot create directory '" + cmd.diff_dir + "'" +
-                       (ec ? " (" + ec.message() + ")" : std::string()));
-  }
+  make_folder("--diff-dir", cmd.diff_dir);
+  make_folder("--html", cmd.html);
   const Backend backend = select_backend(cmd.device).backend;
   return cmd.update ? update(cmd, m, p, backend) : check(cmd, m, p, backend);
 }
@@ -219,6 +251,10 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")
       ->type_name("FILE");
   check_cmd->add_flag("--json", cmd_.json, "Print the results as JSON (schema gpuimg-golden/1) instead of a table");
+  check_cmd->add_option("--html", cmd_.html,
+                        "Also write DIR/index.html: each failing case's expected, actual and difference, to flip "
+                        "between; opens from disk")
+      ->type_name("DIR");
   check_cmd->add_option("--format", format_, "text, or github: also one ::error annotation per failing case")
       ->default_str("text");
   update_->add_flag("--prune", cmd_.prune, "Also remove the PNGs beside the manifest that no case names");

@@ -18,6 +18,7 @@ struct GoldenCommand {
   std::string junit;     // check: a JUnit XML file of the results; empty: none
   bool json = false;     // check: the results as one JSON document instead of the table
   bool github = false;   // check: GitHub Actions ::error lines after the results
+  std::string html;      // check: a folder for index.html and each failing case's images; empty: none
   bool prune = false;    // update: remove PNGs beside the manifest that no case names
 };
 

@@ -5,9 +5,11 @@
 # `--sanitizers` adds what scripts/sanitize.sh and scripts/tsan.sh need:
 # clang, its sanitizer and libFuzzer runtimes (only recommended by clang,
 # so named here) and llvm-symbolizer, for file and line in their reports.
+# chromium is a test dependency: test/golden_html_test.cpp opens the page
+# of `golden check --html` in it, headless.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev chromium)
 if [ "${1:-}" = --sanitizers ]; then
   packages+=(clang libclang-rt-14-dev llvm-14)
 fi

@@ -6,7 +6,6 @@
 #include "report_json.hpp"
 
 namespace gpuimg {
-namespace {
 
 // printable() first, as for the JSON: names and messages may hold any
 // bytes, and XML 1.0 allows no control character but tab and newline.
@@ -33,6 +32,8 @@ std::string xml_text(const std::string& s) {
     }
   return out;
 }
+
+namespace {
 
 // GitHub's workflow-command escapes: '%', CR and LF everywhere, and ':' and
 // ',' too in a property (file=, title=).

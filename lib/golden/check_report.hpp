@@ -31,6 +31,9 @@ struct CheckRun {
   int count(CaseResult::Outcome o) const;
 };
 
+// `s` in gpuimg's printable form, with & < > " ' escaped: text for XML and HTML.
+std::string xml_text(const std::string& s);
+
 // The reasons joined into one line, then "; see DIFF" when a picture was written.
 std::string case_message(const CaseResult& r);
 

@@ -105,11 +105,12 @@ struct RunOptions {
   std::vector<std::string> env = {};  // NAME=VALUE, added to (or replacing in) the test's own environment
 };
 
-// Runs GPUIMG_BINARY with `args`, stdin /dev/null.
-inline RunResult run_binary(const std::vector<std::string>& args, const RunOptions& options = {}) {
+// Runs `program` (a path) with `args`, stdin /dev/null.
+inline RunResult run_program(const std::string& program, const std::vector<std::string>& args,
+                             const RunOptions& options = {}) {
   // Everything the child needs is built before fork: allocating between
   // fork and exec is unsafe in a process with other threads.
-  std::vector<std::string> words = {GPUIMG_BINARY};
+  std::vector<std::string> words = {program};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
@@ -126,7 +127,7 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
   envp.push_back(nullptr);
   const std::string dir = options.cwd.string();
   const rlimit file_limit = {options.max_file_bytes, options.max_file_bytes};
-  static constexpr char kExecFailed[] = "run_binary: cannot start " GPUIMG_BINARY "\n";
+  const std::string exec_failed = "run_program: cannot start " + program + "\n";
 
   detail::Pipe out, err;
   RunResult r;
@@ -140,7 +141,7 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
     const bool ready = null >= 0 && ::dup2(null, 0) == 0 && ::dup2(out.write, 1) == 1 && ::dup2(err.write, 2) == 2 &&
                        (dir.empty() || ::chdir(dir.c_str()) == 0) && limited;
     if (ready) ::execve(argv[0], argv.data(), envp.data());
-    ssize_t ignored = ::write(err.write, kExecFailed, sizeof kExecFailed - 1);
+    ssize_t ignored = ::write(err.write, exec_failed.data(), exec_failed.size());
     (void)ignored;
     ::_exit(127);
   }
@@ -155,6 +156,11 @@ inline RunResult run_binary(const std::vector<std::string>& args, const RunOptio
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+// Runs the built gpuimg with `args`, stdin /dev/null.
+inline RunResult run_binary(const std::vector<std::string>& args, const RunOptions& options = {}) {
+  return run_program(GPUIMG_BINARY, args, options);
 }
 
 inline fs::path data_dir() { return GPUIMG_DATA_DIR; }
