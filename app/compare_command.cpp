@@ -88,7 +88,8 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->footer(std::string("With no limit, any difference fails. SSIM, costly, is computed only for --min-ssim or "
                            "--json.\n") + kCompareExitHelp +
                "\nExamples:\n  gpuimg compare expected.png actual.png\n"
-               "  gpuimg compare expected.png actual.png --max-diff 1 --psnr 45 --diff diff.png --json");
+               "  gpuimg compare expected.png actual.png --max-diff 1 --psnr 45 --diff diff.png --json\n"
+               "  gpuimg compare expected.png actual.png --ignore-aa --threshold 0.1 --max-differing 20");
   sub_->add_option("expected", cmd_.expected, "The reference image")->required();
   sub_->add_option("actual", cmd_.actual, "The image to check")->required();
   sub_->add_option("--diff", cmd_.diff, "Write a picture of the differences (8-bit RGB; PNG or any writable format)")

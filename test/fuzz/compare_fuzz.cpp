@@ -2,7 +2,8 @@
 // image's bytes, then those bytes, then the actual image's), compared on
 // the CPU as `gpuimg compare` does, with its difference picture and JSON.
 // The metrics must stay in their ranges, and an image compared with itself
-// must be identical.
+// must be identical; --threshold and --ignore-aa may only forgive pixels
+// that differ.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "error.hpp"
 #include "fuzz_target.hpp"
 #include "report_json.hpp"
+#include "scope.hpp"
 
 using gpuimg::fuzz::require;
 
@@ -61,5 +63,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const gpuimg::Image picture = gpuimg::diff_image(expected, actual, c);
   require(picture.width == expected.width && picture.height == expected.height && picture.channels == 3,
           "the difference picture is RGB, the size of the expected image");
+
+  gpuimg::Scope forgiving;
+  forgiving.threshold = 0.1;
+  forgiving.ignore_aa = true;
+  gpuimg::Image e = expected, a = actual;
+  std::vector<std::size_t> anti_aliased;
+  gpuimg::apply_scope(e, a, forgiving, nullptr, &anti_aliased);
+  gpuimg::Comparison f = gpuimg::compare_images(e, a, gpuimg::Backend::cpu, gpuimg::Ssim::skip);
+  require(f.overall.differing + anti_aliased.size() <= c.overall.differing, "only differing pixels are forgiven");
+  const std::size_t px = e.channels * gpuimg::bytes_per_sample(e.depth);
+  for (const std::size_t i : anti_aliased)
+    require(i < e.pixel_count() && !std::equal(expected.data.begin() + i * px, expected.data.begin() + (i + 1) * px,
+                                               actual.data.begin() + i * px),
+            "an anti-aliased pixel differed");
+  f.anti_aliased = std::move(anti_aliased);
+  gpuimg::diff_image(e, a, f);
   return 0;
 }
