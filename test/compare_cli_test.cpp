@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "codec.hpp"
-#include "json.hpp"
+#include "json_reader.hpp"
 #include "run_binary.hpp"
 #include "utf8.hpp"
 

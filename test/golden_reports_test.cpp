@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "codec.hpp"
-#include "json.hpp"
+#include "json_reader.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {

@@ -1,36 +1,12 @@
-#pragma once
-// A strict JSON reader for the tests (RFC 8259): the whole text valid
-// UTF-8, no control character raw in a string, no lone surrogate in a \u
-// escape, no trailing comma, nothing after the value but white space. What
-// one lenient parser or another accepts is not the question; whether any
-// parser must accept it is.
+#include "json_reader.hpp"
+
 #include <cstdlib>
-#include <stdexcept>
-#include <string>
-#include <utility>
-#include <vector>
 
-#include "utf8.hpp"
+#include "utf8_text.hpp"
 
-namespace gpuimg::test {
+namespace gpuimg {
 
-struct Json {
-  enum class Kind { null, boolean, number, string, array, object } kind = Kind::null;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
-
-  // The member named `key`; throws if there is none.
-  const Json& operator[](const std::string& key) const {
-    for (const auto& [name, value] : members)
-      if (name == key) return value;
-    throw std::runtime_error("no member '" + key + "'");
-  }
-};
-
-namespace detail {
+namespace {
 
 class JsonReader {
  public:
@@ -183,9 +159,8 @@ class JsonReader {
   std::size_t at_ = 0;
 };
 
-}  // namespace detail
+}  // namespace
 
-// Throws std::runtime_error saying where and why the text is not JSON.
-inline Json parse_json(const std::string& text) { return detail::JsonReader(text).document(); }
+Json parse_json(const std::string& text) { return JsonReader(text).document(); }
 
-}  // namespace gpuimg::test
+}  // namespace gpuimg
