@@ -136,6 +136,10 @@ class Console {
     std::lock_guard<std::mutex> lock(mutex_);
     return counts_;
   }
+  std::size_t total() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return total_;
+  }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   // "[#######.............]  120/4000  85.3 images/s  ETA 0:45", one line
@@ -239,8 +243,40 @@ std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
   return todo;
 }
 
+std::vector<std::string> device_names(const Where& where) {
+  if (where.backend == Backend::cpu) return {"cpu"};
+  std::vector<std::string> names;
+  for (const int d : where.devices) names.push_back("cuda:" + std::to_string(d));
+  return names;
+}
+
+// --report's record of the run, once it has ended with `status`; `stopped`:
+// by a signal or a GPU failure. --fail-fast leaves it incomplete by its count. A report
+// that cannot be written turns a success into a failure: a scheduler's
+// merge would otherwise count the shard as missing with nothing said here.
+int write_run_report(const BatchCommand& cmd, Console& console, RunReport& report, int status, bool stopped) {
+  if (cmd.report.empty()) return status;
+  const Counts counts = console.counts();
+  report.shard = cmd.shard;
+  report.files = console.total();
+  report.processed = counts.processed;
+  report.failed = counts.failed;
+  report.skipped = counts.skipped;
+  report.exit_status = status;
+  report.complete = !stopped && counts.done() == report.files;
+  report.wall_seconds = console.seconds();
+  try {
+    write_report(cmd.report, report);
+  } catch (const Error& e) {
+    console.line(e.what());
+    return status == 0 ? static_cast<int>(ExitCode::failure) : status;
+  }
+  return status;
+}
+
 int execute(const BatchCommand& cmd) {
   record_stop_signals();
+  RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
   auto selection = std::async(std::launch::async, [&] { return choose(cmd); });
   const bool progress =
@@ -251,9 +287,10 @@ int execute(const BatchCommand& cmd) {
     todo = find_work(cmd, console);
   } catch (const Interrupted&) {
     console.line("interrupted while finding the files; nothing was written");
-    return 128 + stop_signal();
+    return write_run_report(cmd, console, report, 128 + stop_signal(), true);
   }
   const Where where = selection.get();
+  report.devices = device_names(where);
   // Made only now, so that a run stopped or refused before this leaves
   // nothing behind, and removed at the end if nothing was written in it.
   MadeFolders made;
@@ -269,24 +306,26 @@ int execute(const BatchCommand& cmd) {
   settings.jobs = cmd.jobs;
   std::atomic<bool> failed_fast{false};
   const auto stop = [&] { return interrupted() || failed_fast; };
-  const auto report = [&](const BatchItem&, Outcome outcome, const std::string& problem) {
+  const auto count = [&](const BatchItem& item, Outcome outcome, const std::string& problem) {
     console.count(outcome, problem);
+    if (outcome == Outcome::failed) report.failures.push_back(file_failure(item.input, problem));
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;
   };
   try {
     std::optional<ProgressTicker> ticker;
     if (progress) ticker.emplace(console);
-    const std::vector<std::size_t> per_device = run_batch(todo, settings, stop, report);
+    const std::vector<std::size_t> per_device = run_batch(todo, settings, stop, count);
     if (per_device.size() > 1) console.per_device(where.devices, per_device);
   } catch (const DeviceError& e) {
     console.line(e.what());
     console.summary(false);
-    return static_cast<int>(ExitCode::device);
+    return write_run_report(cmd, console, report, static_cast<int>(ExitCode::device), true);
   }
   const int signo = end_recording_stop_signals();
   console.summary(signo != 0);
-  if (signo != 0) return 128 + signo;
-  return console.counts().failed > 0 ? static_cast<int>(ExitCode::failure) : static_cast<int>(ExitCode::ok);
+  if (signo != 0) return write_run_report(cmd, console, report, 128 + signo, true);
+  const bool failed = console.counts().failed > 0;
+  return write_run_report(cmd, console, report, static_cast<int>(failed ? ExitCode::failure : ExitCode::ok), false);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "batch_items.hpp"
 #include "codec.hpp"
 #include "pipeline.hpp"
+#include "run_report.hpp"
 
 namespace gpuimg {
 
@@ -27,6 +28,7 @@ struct BatchCommand {
   bool skip_existing = false;
   bool fail_fast = false;
   ProgressMode progress = ProgressMode::automatic;
+  std::string report;      // --report FILE; empty: none
 };
 
 // Runs the batch; returns 0, 1 (a file failed), 2, 3 (as for one image), or

@@ -172,6 +172,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.device = cmd.device;
   batch.read = cmd.read;
   batch.write = cmd.write;
+  batch.report = cmd.report;
   return batch;
 }
 
@@ -235,7 +236,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult result;
   Command& cmd = result.command;
   std::string device = "auto";
-  std::optional<std::string> max_pixels, quality, png_level;  // given empty is refused, not taken as absent
+  std::optional<std::string> max_pixels, quality, png_level, report_file;  // given empty is refused, not taken as absent
   bool list_ops = false;
   std::vector<std::string> paths;
   BatchFlags flags;
@@ -254,6 +255,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->default_str("run-length (fast; the smallest files for photos)");
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
+  app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
+                 "each failure, devices, shard, time)")->type_name("FILE");
   const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
   app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
                  "written under the same relative paths (no absolute paths, no '..')")->type_name("LIST")->group(batch_group);
@@ -304,12 +307,15 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
     if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
+    if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
+    if (report_file) cmd.report = *report_file;
 
     if (compare.chosen() || golden.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
-      if (!paths.empty() || !flags.first_given().empty() || !pipeline_in_order(app, op_options).empty() || cmd.verbose)
+      if (!paths.empty() || !flags.first_given().empty() || !pipeline_in_order(app, op_options).empty() ||
+          cmd.verbose || !cmd.report.empty())
         throw UsageError(std::string(compare.chosen() ? "compare" : "golden") +
-                         ": takes no operations, -v or images of the processing command");
+                         ": takes no operations, -v, --report or images of the processing command");
       if (compare.chosen()) result.compare = compare.command();
       if (golden.chosen()) result.golden = golden.command();
       return result;

@@ -22,6 +22,7 @@ struct Command {
   ReadOptions read;
   WriteOptions write;
   bool verbose = false;
+  std::string report;  // --report FILE; empty: none
 };
 
 // What parse_command_line decided: run `command` (one image) or `batch`

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <future>
+#include <new>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "planned_read.hpp"
 #include "printable.hpp"
 #include "report_errors.hpp"
+#include "run_report.hpp"
 
 namespace gpuimg {
 namespace {
@@ -44,7 +47,7 @@ void print_plan(const Command& cmd, const Shape& input, const Pipeline& planned,
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);
 }
 
-int execute(const Command& cmd) {
+int execute(const Command& cmd, std::string& device) {
   const auto start = Clock::now();
   check_output_path(cmd.output, {cmd.input});
 
@@ -84,6 +87,7 @@ int execute(const Command& cmd) {
     if (where.backend == Backend::cuda && !choice.reason.empty()) where.detail += "; " + choice.reason;
   }
 
+  device = where.backend == Backend::cuda ? "cuda:0" : "cpu";
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);
   if (cmd.verbose) print_plan(cmd, input_shape, decoded.planned, where, times, decode_ms, device_ms);
@@ -99,7 +103,32 @@ int execute(const Command& cmd) {
 }  // namespace
 
 int run_command(const Command& cmd) {
-  return report_errors(cmd.input, [&] { return execute(cmd); });
+  const auto start = Clock::now();
+  RunReport report;
+  report.mode = "image";
+  report.files = 1;
+  std::string device;
+  const int status = report_errors(cmd.input, [&] {
+    try {
+      return execute(cmd, device);
+    } catch (const Error& e) {
+      report.failures.push_back(file_failure(cmd.input, e.what()));
+      throw;
+    } catch (const std::bad_alloc&) {
+      report.failures.push_back({cmd.input, "out of memory"});
+      throw;
+    }
+  });
+  if (cmd.report.empty()) return status;
+  if (!device.empty()) report.devices = {device};
+  report.processed = status == 0 ? 1 : 0;
+  report.failed = status == 0 ? 0 : 1;
+  report.exit_status = status;
+  report.wall_seconds = ms_since(start) / 1000;
+  return report_errors("", [&] {
+    write_report(cmd.report, report);
+    return status;
+  });
 }
 
 }  // namespace gpuimg

@@ -1,0 +1,104 @@
+// --report FILE: what a run did, as JSON read back with the strict reader.
+// Two shards of the batch tests' folder (four good images and a corrupt
+// one) between them count every file once and name the bad one once; the
+// report is replaced whole, and one that cannot be written fails the run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "batch_tree.hpp"
+#include "json_reader.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+class Report : public testing::Test {
+ protected:
+  void SetUp() override { make_input_tree(tmp_ / "in"); }
+  RunResult run(const std::vector<std::string>& words) { return run_binary(words, {tmp_.path()}); }
+  Json read(const std::string& name) { return parse_json(read_bytes(tmp_ / name)); }
+  TempDir tmp_;
+};
+
+double count(const Json& report, const char* key) { return report[key].number; }
+
+TEST_F(Report, TwoShardsCountEveryFileOnceAndNameTheBadOneOnce) {
+  double files = 0, processed = 0, failed = 0;
+  int naming_the_bad_file = 0;
+  for (const char* k : {"1", "2"}) {
+    const std::string name = std::string("r") + k + ".json";
+    const RunResult r = run(args(args({"in/"}, kOps), {"out/", "--shard", std::string(k) + "/2", "--report", name}));
+    const Json j = read(name);
+    SCOPED_TRACE(name);
+    EXPECT_EQ(j["schema"].string, "gpuimg-report/1");
+    EXPECT_EQ(j["mode"].string, "batch");
+    EXPECT_EQ(j["shard"]["index"].number, std::stoi(k));
+    EXPECT_EQ(j["shard"]["count"].number, 2);
+    ASSERT_EQ(j["devices"].items.size(), 1u);
+    EXPECT_EQ(j["devices"].items[0].string, "cpu");
+    EXPECT_EQ(count(j, "skipped"), 0);
+    EXPECT_EQ(count(j, "files"), count(j, "processed") + count(j, "failed"));
+    EXPECT_EQ(count(j, "exit_status"), r.status) << r.err;
+    EXPECT_TRUE(j["complete"].boolean);
+    EXPECT_GT(count(j, "wall_seconds"), 0);
+    EXPECT_NEAR(count(j, "images_per_second"), count(j, "processed") / count(j, "wall_seconds"), 1e-6);
+    EXPECT_EQ(j["failures"].items.size(), count(j, "failed"));
+    for (const Json& f : j["failures"].items) {
+      EXPECT_EQ(f["file"].string, "in/sub/corrupt.png");
+      EXPECT_EQ(f["reason"].string.rfind("not a recognised image", 0), 0u) << f["reason"].string;
+      ++naming_the_bad_file;
+    }
+    files += count(j, "files");
+    processed += count(j, "processed");
+    failed += count(j, "failed");
+  }
+  EXPECT_EQ(files, 5);
+  EXPECT_EQ(processed, 4);
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(naming_the_bad_file, 1);
+}
+
+TEST_F(Report, ARerunWithSkipExistingCountsTheSkippedAndReplacesTheReport) {
+  run(args(args({"in/"}, kOps), {"out/", "--report", "r.json"}));
+  const RunResult r = run(args(args({"in/"}, kOps), {"out/", "--skip-existing", "--report", "r.json"}));
+  const Json j = read("r.json");
+  EXPECT_EQ(count(j, "files"), 5) << r.err;
+  EXPECT_EQ(count(j, "skipped"), 4);
+  EXPECT_EQ(count(j, "processed"), 0);
+  EXPECT_EQ(count(j, "failed"), 1);
+  EXPECT_EQ(files_under(tmp_.path()).count("r.json"), 1u);
+  for (const std::string& f : files_under(tmp_.path())) EXPECT_EQ(f.find(".gpuimg-tmp"), std::string::npos) << f;
+}
+
+TEST_F(Report, OneImageReportsItsDeviceOrItsFailure) {
+  EXPECT_EQ(run(args(args({"in/a.png"}, kOps), {"a.png", "--report", "good.json"})).status, 0);
+  const Json good = read("good.json");
+  EXPECT_EQ(good["mode"].string, "image");
+  EXPECT_EQ(count(good, "files"), 1);
+  EXPECT_EQ(count(good, "processed"), 1);
+  EXPECT_EQ(good["devices"].items.at(0).string, "cpu");
+  EXPECT_EQ(good["shard"]["count"].number, 1);
+
+  EXPECT_EQ(run(args(args({"in/sub/corrupt.png"}, kOps), {"c.png", "--report", "bad.json"})).status, 1);
+  const Json bad = read("bad.json");
+  EXPECT_EQ(count(bad, "failed"), 1);
+  EXPECT_EQ(count(bad, "exit_status"), 1);
+  EXPECT_EQ(bad["failures"].items.at(0)["file"].string, "in/sub/corrupt.png");
+}
+
+TEST_F(Report, AReportThatCannotBeWrittenFailsTheRunAndAnEmptyNameIsRefused) {
+  const RunResult r = run(args(args({"in/a.png", "in/ga.png"}, kOps), {"out/", "--report", "no/such/r.json"}));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "gpuimg: no/such/r.json: ")) << r.err;
+  EXPECT_TRUE(has(r.err, summary(2, 0, 0))) << r.err;
+
+  const RunResult empty = run(args(args({"in/a.png"}, kOps), {"a.png", "--report", ""}));
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_TRUE(has(empty.err, "--report: give the file")) << empty.err;
+  EXPECT_FALSE(fs::exists(tmp_ / "a.png"));
+}
+
+}  // namespace
+}  // namespace gpuimg::test
