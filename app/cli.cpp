@@ -228,7 +228,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg INPUT... [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg --files-from LIST|- [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]\n"
-               "       gpuimg golden check|update MANIFEST",
+               "       gpuimg golden check|update MANIFEST\n"
+               "       gpuimg report merge REPORT... [--json]",
                "gpuimg"};
   app.footer(kFooter);
   app.set_version_flag("--version", version_text());
@@ -256,7 +257,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
-                 "each failure, devices, shard, time)")->type_name("FILE");
+                 "each failure, devices, shard, time), for gpuimg report merge")->type_name("FILE");
   const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
   app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
                  "written under the same relative paths (no absolute paths, no '..')")->type_name("LIST")->group(batch_group);
@@ -280,10 +281,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.require_subcommand(0, 1);
   CompareCli compare(app);
   GoldenCli golden(app);
+  ReportCli report(app);
 
   // Where a usage error points the user.
   const auto hint = [&] {
     if (compare.chosen()) return std::string(" (see gpuimg compare --help)");
+    if (report.chosen()) return std::string(" (see gpuimg report merge --help)");
     return std::string(golden.chosen() ? " (see gpuimg golden --help)" : kHelpHint);
   };
   try {
@@ -292,7 +295,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     result.exit_code = app.exit(e);
     return result;
   } catch (const CLI::ParseError& e) {
-    const std::string sub = compare.chosen() ? "compare" : golden.chosen() ? "golden" : "";
+    const std::string sub = compare.chosen() ? "compare" : golden.chosen() ? "golden" : report.chosen() ? "report" : "";
     print_message(usage_message(e, sub, app, argc, argv) + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
@@ -310,14 +313,15 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
     if (report_file) cmd.report = *report_file;
 
-    if (compare.chosen() || golden.chosen()) {
+    if (compare.chosen() || golden.chosen() || report.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
       if (!paths.empty() || !flags.first_given().empty() || !pipeline_in_order(app, op_options).empty() ||
           cmd.verbose || !cmd.report.empty())
-        throw UsageError(std::string(compare.chosen() ? "compare" : "golden") +
+        throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
                          ": takes no operations, -v, --report or images of the processing command");
       if (compare.chosen()) result.compare = compare.command();
       if (golden.chosen()) result.golden = golden.command();
+      if (report.chosen()) result.report = report.command();
       return result;
     }
     cmd.pipeline = pipeline_in_order(app, op_options);

@@ -12,6 +12,7 @@
 #include "compare_command.hpp"
 #include "golden_command.hpp"
 #include "pipeline.hpp"
+#include "report_command.hpp"
 
 namespace gpuimg {
 
@@ -35,6 +36,7 @@ struct ParseResult {
   std::optional<CompareCommand> compare;
   std::optional<GoldenCommand> golden;
   std::optional<BatchCommand> batch;
+  std::optional<ReportCommand> report;
 };
 
 ParseResult parse_command_line(int argc, const char* const* argv);

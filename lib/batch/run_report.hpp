@@ -1,6 +1,6 @@
 #pragma once
 // `--report FILE`: what a run did, as one JSON document in the schema
-// docs/report.md documents,. A change
+// docs/report.md documents, and read back by `gpuimg report merge`. A change
 // of a field's meaning or a removal bumps the schema version; new fields may
 // be added within a version.
 #include <cstddef>
@@ -19,7 +19,7 @@ struct FileFailure {
 };
 
 struct RunReport {
-  std::string mode = "batch";          // "image" or "batch"
+  std::string mode = "batch";          // "image", "batch", or "merged" (report merge --json)
   Shard shard;
   std::vector<std::string> devices;    // "cpu", "cuda:0", ...
   std::size_t files = 0;               // in this run's share, skipped ones included
@@ -28,6 +28,7 @@ struct RunReport {
   int exit_status = 0;
   bool complete = true;                // every file was tried: no signal, --fail-fast or GPU failure stopped it
   double wall_seconds = 0;
+  std::vector<RunReport> shards;       // "merged" only: the reports merged, in shard order
 };
 
 // "in.png: cannot decode" -> {"in.png", "cannot decode"}; a message about
@@ -40,5 +41,10 @@ std::string run_report_json(const RunReport& r);
 // Written through a temporary renamed into place (write_file_atomically):
 // a reader sees a whole report or none. Throws OutputError.
 void write_report(const std::string& path, const RunReport& r);
+
+// Reads one written by write_report or merged. Throws InputError naming
+// `path`: missing, unreadable, not JSON, another schema, a field missing or
+// of the wrong type.
+RunReport read_report(const std::string& path);
 
 }  // namespace gpuimg
