@@ -10,8 +10,9 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev chromium)
-# The scale-out tests run the README's recipes for real (test/scale/).
-packages+=(parallel)
+# The scale-out tests run the README's recipes for real (test/scale/):
+# GNU parallel, and a Slurm of one node with munge, started by the test.
+packages+=(parallel slurm-wlm munge)
 if [ "${1:-}" = --sanitizers ]; then
   packages+=(clang libclang-rt-14-dev llvm-14)
 fi
