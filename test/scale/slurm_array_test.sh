@@ -28,6 +28,7 @@ stop_daemons() {
   rm -rf "$T"
 }
 trap stop_daemons EXIT
+trap 'exit 143' TERM INT  # so that ctest's timeout still stops the daemons
 logs() { tail -n 20 "$T"/log/* 2>/dev/null; }
 
 # A TCP port no one listens on (ports in /proc/net/tcp are hex).
