@@ -140,7 +140,7 @@ template <class T, int C> cudaError_t launch_rows(const CudaStage& s, int r) {
 template <class T, class Store> cudaError_t launch_passes(const CudaStage& s, const Store& store) {
   using Line = typename GaussianSums<T>::Line;
   const int r = s.host_data[0];
-  if (fused_gaussian_fits(r)) return launch_fused_gaussian<T>(s, r, store);
+  if (gaussian_one_pass(r)) return launch_fused_gaussian<T>(s, r, store);
   if (cudaError_t e = with_channels(s, [&](auto c) { return launch_rows<T, decltype(c)::value>(s, r); });
       e != cudaSuccess)
     return e;

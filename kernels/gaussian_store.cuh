@@ -28,9 +28,7 @@ template <class T> struct StoreUnsharp {
   }
 };
 
-// Whether gaussian_fused.cu's one pass takes radius r; where it does not,
-// gaussian.cu runs two.
-bool fused_gaussian_fits(int r);
+// gaussian_fused.cu's one pass, for the radii gaussian_one_pass() takes.
 template <class T, class Store> cudaError_t launch_fused_gaussian(const CudaStage& s, int r, const Store& store);
 
 }  // namespace gpuimg

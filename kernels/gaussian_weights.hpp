@@ -55,6 +55,12 @@ template <> struct GaussianSums<std::uint16_t> {
   }
 };
 
+// Radii the GPU's one pass takes (kernels/gaussian_fused.cu: each thread
+// holds its column's 2r + 1 samples in registers); past them two passes
+// through the stage's scratch (kernels/gaussian.cu).
+constexpr int kMaxOnePassGaussianRadius = 12;
+inline bool gaussian_one_pass(int r) { return r >= 1 && r <= kMaxOnePassGaussianRadius; }
+
 // A stage's data: r, then w_0..w_r (w_i for -i too).
 constexpr int kGaussianWeightsAt = 1;
 

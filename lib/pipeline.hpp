@@ -25,15 +25,18 @@ template <class Op> constexpr std::size_t words_taken() {
 
 // How the word holding parameter i is written: "SIZE[:FILTER]", "B,W[,G]".
 template <class Op> std::string word_form(std::size_t i) {
-  const std::vector<ParamSpec> params(Op::params.begin(), Op::params.end());
-  while (i > 0 && params[i].joined) --i;
-  std::string form = params[i].name, closing;
-  for (++i; i < params.size() && params[i].joined; ++i) {
-    const ParamSpec& p = params[i];
-    form += std::string(p.optional ? "[" : "") + p.joined + p.name;
-    if (p.optional) closing += "]";
+  if constexpr (Op::params.size() == 1) {
+    return Op::params[0].name;  // what the loops give, without GCC's warning of params[1]
+  } else {
+    while (i > 0 && Op::params[i].joined) --i;
+    std::string form = Op::params[i].name, closing;
+    for (++i; i < Op::params.size() && Op::params[i].joined; ++i) {
+      const ParamSpec& p = Op::params[i];
+      form += std::string(p.optional ? "[" : "") + p.joined + p.name;
+      if (p.optional) closing += "]";
+    }
+    return form + closing;
   }
-  return form + closing;
 }
 
 // Every word an op takes: "SIZE[:FILTER]", "B,W[,G]", "R".

@@ -11,7 +11,9 @@
 # to $OUT/ when OUT is set, else into docs/PERFORMANCE.md through scripts/perf_doc.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export LC_ALL=C  # EPOCHREALTIME's decimal point
 runs=${1:-5}
+[ "$runs" -ge 1 ] 2>/dev/null || { echo "bench_compare.sh: RUNS must be a whole number from 1, not '$runs'" >&2; exit 2; }
 gpuimg=$(realpath "${GPUIMG:-build/gpuimg}")
 [ -x "$gpuimg" ] || { echo "bench_compare.sh: no gpuimg at $gpuimg (build it, or set GPUIMG)" >&2; exit 1; }
 python=${PYTHON:-python3}
@@ -43,7 +45,10 @@ declare -A times
 for round in $(seq 0 "$runs"); do
   for i in "${!commands[@]}"; do
     start=$EPOCHREALTIME
-    ${commands[$i]} >/dev/null 2>&1 || true  # differing images exit 1
+    rc=0
+    ${commands[$i]} >/dev/null 2>&1 || rc=$?
+    # Differing images exit 1; anything else is a failure, not a time.
+    [ "$rc" -le 1 ] || { echo "bench_compare.sh: ${commands[$i]}: exit $rc" >&2; exit 1; }
     [ "$round" -eq 0 ] || times[$i]+="$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}') "
   done
 done

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Everything that needs a GPU, in one call on the GPU machine: build, the
 # whole test suite (GPU tests must run there, not skip), compute-sanitizer
-# memcheck and racecheck over the GPU tests, the kernel benchmark against
-# NPP and CuPy (scripts/bench_gpu.sh, which writes $OUT/perf-gpu-kernels.md)
-# and compare's (scripts/bench_compare.sh: $OUT/compare-device.md).
-# Prints a short summary last. Logs go to build-gpu/logs; when $OUT is set
-# (the device tool, which brings back at most 8 files), the summary, the
-# benchmark table and fragment, and one archive of the logs are copied there.
+# memcheck, racecheck and synccheck over the GPU tests, the kernel
+# benchmark against NPP and CuPy (scripts/bench_gpu.sh, which writes
+# $OUT/perf-gpu-kernels.md) and compare's (scripts/bench_compare.sh:
+# $OUT/compare-device.md). Prints a short summary last. Logs go to
+# build-gpu/logs; when $OUT is set (the device tool, which brings back at
+# most 8 files), the summary, the benchmark table and fragments, and one
+# archive of the logs are copied there.
 #
 # The device build has no OpenCV (its stb I/O layer stands in) and needs
 # stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
 #
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
-# 560), the sanitizers leaving the benchmark BENCH_SECONDS (default 120),
-# and a step cut short says so in the summary (RESULT: FAIL), which always
-# prints.
+# 560), the sanitizers leaving the benchmarks BENCH_SECONDS (default 120,
+# COMPARE_SECONDS of it, default 40, for compare's), and a step cut short
+# says so in the summary (RESULT: FAIL), which always prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build-gpu/logs
@@ -73,10 +74,11 @@ big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKern
 # at 16 bits alone ran past two minutes); the median's sweeps past the
 # networks and across hard edges, two minutes each, run those kernels again.
 # Unsharp's matrix runs the Gaussian's kernels with another last step, which
-# GaussianAndUnsharpAtTileEdges checks.
+# GaussianAndUnsharpAtTileEdges checks; the Gaussian's sweep of every
+# one-pass radius, 312 images, runs the kernels the matrix does.
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
 same_kernels+=':GpuMatchesCpu.median_R_8_u8:GpuMatchesCpu.median_R_15_u16:GpuMatchesCpu.unsharp*'
-same_kernels+=':GpuBackend.MedianPastTheNetworks:GpuBackend.MedianAcrossHardEdges'
+same_kernels+=':GpuBackend.MedianPastTheNetworks:GpuBackend.MedianAcrossHardEdges:GpuBackend.GaussianEveryOnePassRadius'
 # sanitize NAME TOOL FILTER [TOOL OPTIONS]
 sanitize() {
   local name=$1 tool=$2 filter=$3
@@ -117,7 +119,8 @@ for name in memcheck synccheck racecheck0 racecheck1; do
 done
 
 step "benchmark"
-GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark 0 scripts/bench_gpu.sh 10 | tee "$logs/bench.txt" ||
+GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark "${COMPARE_SECONDS:-40}" scripts/bench_gpu.sh 10 |
+  tee "$logs/bench.txt" ||
   status=1
 GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" 0 scripts/bench_compare.sh 1 >"$logs/compare.txt" ||
   status=1

@@ -192,10 +192,11 @@ TEST(GpuBackend, MedianTallImageBeyondTheGridLimit) {
       expect_backends_agree(random_image(2, 4300000, 1, d, 17), {parse_stage("median", {r})});
 }
 
-// --gaussian's two passes (kernels/gaussian.cu): rows in spans of 256
-// pixels, with radii short of and past a span; columns in blocks of 32
-// samples and bands of 64 rows, read 64 rows at a time; sizes on both sides
-// of each, and radii larger than the image. --unsharp's last step likewise.
+// --gaussian past the one pass's radii (kernels/gaussian.cu): rows in spans
+// of 256 pixels, with radii short of and past a span; columns in blocks of
+// 32 samples and bands of 64 rows, read 64 rows at a time; sizes on both
+// sides of each, and radii larger than the image. S = 0.3 to 3 take the one
+// pass (gaussian_fused.cu). --unsharp's last step likewise.
 TEST(GpuBackend, GaussianAndUnsharpAtTileEdges) {
   GPUIMG_REQUIRE_GPU();
   const std::vector<std::pair<int, int>> sizes = {{1, 1}, {255, 3}, {257, 65}, {3, 200}, {513, 129}, {1000, 63}};
@@ -216,6 +217,27 @@ TEST(GpuBackend, GaussianAndUnsharpAtTileEdges) {
                        std::to_string(channels));
           expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("unsharp", {values})});
         }
+}
+
+// The one pass (gaussian_fused.cu) at every radius it takes, r = 1 to 12,
+// and the first past it: strips of 256 sample columns of which 256 - 2rC
+// are outputs, so widths of one strip's outputs, one pixel more and two
+// strips and a bit; bands of 64 rows.
+TEST(GpuBackend, GaussianEveryOnePassRadius) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 900;
+  for (int r = 1; r <= kMaxOnePassGaussianRadius + 1; ++r) {
+    const std::string sigma = std::to_string((r - 0.5) / 3);  // ceil(3S) = r
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels) {
+        const int strip = (256 - 2 * r * channels) / channels;
+        for (auto [w, h] : {std::pair{strip, 1}, std::pair{strip + 1, 65}, std::pair{2 * strip + 3, 130}}) {
+          SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(w, h, channels, d, seed++), {parse_stage("gaussian", {sigma})});
+        }
+      }
+  }
 }
 
 // The benchmark's sizes of σ, on Full HD images and in pipelines with

@@ -1,7 +1,8 @@
 #pragma once
 // Gaussian blur with exact integer weights (gaussian_weights.hpp): the
 // horizontal pass, then the vertical, each an exact integer sum, rounded
-// once at the end. CPU: lib/cpu_gaussian.cpp; GPU: kernels/gaussian.cu.
+// once at the end. CPU: lib/cpu_gaussian.cpp; GPU: kernels/gaussian_fused.cu
+// up to r = 12, kernels/gaussian.cu past it.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -50,8 +51,10 @@ struct Gaussian {
     return {1.5 + 0.34 * r, 4 + 1.47 * r};
   }
 
-  // The one-axis sums between the GPU's two passes, a Line a sample.
-  static std::size_t scratch_bytes(const Params&, const Shape& in) {
+  // The one-axis sums between the GPU's two passes, a Line a sample; the
+  // one pass needs none.
+  static std::size_t scratch_bytes(const Params& p, const Shape& in) {
+    if (gaussian_one_pass(gaussian_radius(p.sigma))) return 0;
     return static_cast<std::size_t>(in.pixels() * in.channels) *
            (in.bytes == 1 ? sizeof(GaussianSums<std::uint8_t>::Line) : sizeof(GaussianSums<std::uint16_t>::Line));
   }

@@ -75,7 +75,12 @@ def main() -> int:
     parser.add_argument("--size", default="3840x2160")
     parser.add_argument("--change", choices=("block", "noise"))
     args = parser.parse_args()
-    w, h = (int(v) for v in args.size.split("x"))
+    try:
+        w, h = (int(v) for v in args.size.split("x"))
+    except ValueError:
+        parser.error(f"--size must be WxH, not {args.size!r}")
+    if w < 1 or h < 1 or (args.change == "block" and (w < 120 or h < 120)):
+        parser.error(f"--size {args.size}: too small" + (" for the block at (100, 100)" if args.change else ""))
     pixels = image(w, h, 2 if args.smooth else 12)
     if args.change:
         pixels = changed(pixels, args.change)

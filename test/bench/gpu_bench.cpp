@@ -8,7 +8,7 @@
 // byte count, the median milliseconds and, for a peer, whether its output
 // equals gpuimg's. scripts/bench_gpu.sh feeds these rows to the CuPy peers
 // and merges everything into one table.
-// Usage: gpuimg_bench [most repetitions [op,op,...: only entries that start with these]]
+// Usage: gpuimg_bench [most repetitions [op,op,...: only the entries whose first op is one of these]]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
