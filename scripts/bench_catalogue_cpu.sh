@@ -48,7 +48,8 @@ echo
 echo "\`scripts/bench_catalogue_cpu.sh $runs\`, $(date -u +%Y-%m-%d), $cpu, $(nproc) threads; median of $runs runs."
 echo
 # levels 5%,95%: v' = (v - 12.75) / 0.9, which vips's linear writes as a, b.
-job "Levels 5%-95%" "--levels 5%,95%" "-level 5%,95%" linear "1.1111111 -14.166667 --uchar"
+# (after "--": a negative b would be read as an option)
+job "Levels 5%-95%" "--levels 5%,95%" "-level 5%,95%" linear "--uchar 1.1111111 -- -14.166667"
 job "Gaussian, sigma 3" "--gaussian 3" "-gaussian-blur 0x3" gaussblur "3"
 job "Median 3x3" "--median 1" "-statistic Median 3x3" rank "3 3 4"
 job "Five point operations" "--levels 5%,95% --gamma 1.8 --linear 1.2,-0.1 --invert --threshold 30%" \
