@@ -3,6 +3,6 @@
 # suite. GPU tests skip on a machine without a usable GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)"
