@@ -35,7 +35,9 @@ std::string version_text() {
 }
 
 const char* kFooter =
-    "Operations run in the order given and may repeat. The output's format follows its extension.\n"
+    "Operations run in the order given and may repeat. The output's format follows its extension, or --format.\n"
+    "INPUT '-' reads stdin; OUTPUT '-' (with --format) or EXT:- (png:-) writes stdout; a FIFO or device is\n"
+    "written in place.\n"
     "Batch: several INPUTs, an output FOLDER (a path ending in '/', or an existing directory not named\n"
     "like an image) or --files-from. Folders are searched for image extensions, recursively unless\n"
     "--no-recursive; outputs mirror the inputs' relative paths inside FOLDER. A failed file is named on\n"
@@ -45,6 +47,7 @@ const char* kFooter =
     "Examples:\n"
     "  gpuimg in.png --blur 3 --invert out.png\n"
     "  gpuimg photo.jpg --sharpen 0.8 --blur 1 --sharpen 0.5 result.tif\n"
+    "  cat in.jpg | gpuimg - --blur 2 png:- > out.png\n"
     "  gpuimg photos/ --blur 2 out/ --format jpg --quality 90 --skip-existing\n"
     "  find . -name '*.png' | gpuimg --files-from - --invert out/\n"
     "  gpuimg compare expected.png actual.png --max-diff 1 --diff diff.png\n"
@@ -122,13 +125,12 @@ bool names_folder(const std::string& path) {
 
 // The options that only a batch takes, as the user sees them.
 struct BatchFlags {
-  std::string files_from, format;
+  std::string files_from;
   std::optional<std::string> jobs, shard, devices;  // numbers: given empty is refused, not taken as absent
   bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
 
   std::string first_given() const {
     if (!files_from.empty()) return "--files-from";
-    if (!format.empty()) return "--format";
     if (jobs) return "--jobs";
     if (shard) return "--shard";
     if (devices) return "--devices";
@@ -140,7 +142,27 @@ struct BatchFlags {
   }
 };
 
-BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const Command& cmd) {
+// "png" for ImageMagick's "png:-", stdout in that format; nullopt for any
+// other path (a file named so is ./png:-).
+std::optional<std::string> stdout_format(const std::string& path) {
+  const std::size_t colon = path.size() - 2;
+  if (path.size() < 3 || path.compare(colon, 2, ":-") != 0) return std::nullopt;
+  for (std::size_t i = 0; i < colon; ++i)
+    if (!std::isalnum(static_cast<unsigned char>(path[i]))) return std::nullopt;
+  return path.substr(0, colon);
+}
+
+// stdin and stdout hold one image: a batch's inputs are files, and `-` as
+// one would also be the list --files-from reads.
+void refuse_streams_in_batch(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths)
+    if (p == "-" || stdout_format(p))
+      throw UsageError("'" + p + "': stdin and stdout take one image, not a batch's (a file named - is ./-)");
+}
+
+BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const std::string& format,
+                           const Command& cmd) {
+  refuse_streams_in_batch(paths);
   BatchCommand batch;
   batch.output_dir = paths.back();
   std::error_code ec;
@@ -156,7 +178,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.sources.paths.assign(paths.begin(), paths.end() - 1);
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
-  if (!flags.format.empty()) batch.format = parse_format(flags.format);
+  if (!format.empty()) batch.format = parse_format(format);
   batch.jobs = flags.jobs ? parse_int_option("--jobs", *flags.jobs, 1, 1024)
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (flags.shard) batch.shard = parse_shard(*flags.shard);
@@ -238,13 +260,14 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   Command& cmd = result.command;
   std::string device = "auto";
   std::optional<std::string> max_pixels, quality, png_level, report_file;  // given empty is refused, not taken as absent
+  std::string format;
   bool list_ops = false;
   std::vector<std::string> paths;
   BatchFlags flags;
   app.add_option("paths", paths,
-                 "INPUT OUTPUT: the image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF) and the one to "
-                 "write, whose extension picks the format; or INPUT... FOLDER/: images and folders of them, and "
-                 "the folder to write into");
+                 "INPUT OUTPUT: the image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF; '-': stdin) and "
+                 "the one to write, whose extension picks the format ('-' or EXT:-: stdout); or INPUT... FOLDER/: "
+                 "images and folders of them, and the folder to write into");
   app.add_option("--device", device, "Where to run: auto (one image: the CPU when its pipeline costs less there "
                  "than starting CUDA; otherwise, and for a batch, the GPU when usable, else the CPU), cuda or cpu")
       ->default_str("auto");
@@ -259,10 +282,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
                  "each failure, devices, shard, time), for gpuimg report merge")->type_name("FILE");
   const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
+  app.add_option("--format", format, "The output's format (png, jpg, ...) instead of its extension's, as '-' "
+                 "needs; in a batch, every output's (default: the input's extension, png where gpuimg cannot write "
+                 "it)")->type_name("EXT");
   app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
                  "written under the same relative paths (no absolute paths, no '..')")->type_name("LIST")->group(batch_group);
-  app.add_option("--format", flags.format, "Output format for every file (png, jpg, ...); default: the input's "
-                 "extension, png where gpuimg cannot write it")->type_name("EXT")->group(batch_group);
   app.add_option("--jobs", flags.jobs, "Decode and encode threads, and images in flight per stage")
       ->type_name("N")->default_str("hardware threads")->group(batch_group);
   app.add_option("--devices", flags.devices, "Spread the images over these GPUs: all, or numbers such as 0,1 "
@@ -315,7 +339,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
     if (compare.chosen() || golden.chosen() || report.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
-      if (!paths.empty() || !flags.first_given().empty() || !pipeline_in_order(app, op_options).empty() ||
+      if (!paths.empty() || !flags.first_given().empty() || !format.empty() ||
+          !pipeline_in_order(app, op_options).empty() ||
           cmd.verbose || !cmd.report.empty())
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
                          ": takes no operations, -v, --report or images of the processing command");
@@ -337,13 +362,22 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
       if (cmd.verbose) throw UsageError("-v: only for one image; a batch prints a summary");
-      result.batch = batch_command(paths, flags, cmd);
+      result.batch = batch_command(paths, flags, format, cmd);
       return result;
     }
     if (!flags.first_given().empty())
       throw UsageError(flags.first_given() + ": only for a batch (several INPUTs, an output FOLDER/, or --files-from)");
     cmd.input = paths[0];
     cmd.output = paths[1];
+    if (const std::optional<std::string> ext = stdout_format(cmd.output)) {
+      if (!format.empty() && parse_format(format) != parse_format(*ext))
+        throw UsageError("--format " + format + " and OUTPUT " + cmd.output + " name different formats");
+      format = *ext;
+      cmd.output = "-";
+    }
+    if (cmd.output == "-" && format.empty())
+      throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
+    if (!format.empty()) cmd.write.format = parse_format(format);
   } catch (const UsageError& e) {
     print_message(e.what() + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);

@@ -49,7 +49,7 @@ void print_plan(const Command& cmd, const Shape& input, const Pipeline& planned,
 
 int execute(const Command& cmd, std::string& device) {
   const auto start = Clock::now();
-  check_output_path(cmd.output, {cmd.input});
+  check_output_path(cmd.output, {cmd.input}, cmd.write.format);
 
   // select_backend initialises CUDA, which took 200 to 430 ms on the H100
   // and H200 machines (scripts/bench_e2e.sh): it runs beside decoding.

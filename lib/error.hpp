@@ -25,14 +25,19 @@ class Error : public std::runtime_error {
   ExitCode code_;
 };
 
-// "PATH: problem" for a file that could not be read or decoded.
+// "PATH: problem" for a file that could not be read or decoded; "stdin:
+// problem" for the path "-", which reads stdin (file_util.hpp): a message
+// starting "-:" reads as a stray dash.
 struct InputError : Error {
-  InputError(const std::string& path, const std::string& problem) : Error(ExitCode::failure, path + ": " + problem) {}
+  InputError(const std::string& path, const std::string& problem)
+      : Error(ExitCode::failure, (path == "-" ? "stdin" : path) + ": " + problem) {}
 };
 
-// "PATH: problem" for a file that could not be encoded or written.
+// "PATH: problem" for a file that could not be encoded or written; "stdout:
+// problem" for the path "-".
 struct OutputError : Error {
-  OutputError(const std::string& path, const std::string& problem) : Error(ExitCode::failure, path + ": " + problem) {}
+  OutputError(const std::string& path, const std::string& problem)
+      : Error(ExitCode::failure, (path == "-" ? "stdout" : path) + ": " + problem) {}
 };
 
 struct UsageError : Error {

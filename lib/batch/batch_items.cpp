@@ -116,6 +116,13 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
   std::map<std::string, std::string> taken;  // output -> the input writing it
   for (const Found& f : found) {
     BatchItem item{f.input, "", ""};
+    // Only a listed path can be "-" here (the command line refuses it):
+    // read, it would be stdin, not a file.
+    if (f.input == "-") {
+      item.problem = "-: stdin takes one image, not a batch's (a file named - is ./-)";
+      items.push_back(item);
+      continue;
+    }
     try {
       item.output = map_output(output_dir, f.relative, output_extension(f.input, format));
       const auto [it, fresh] = taken.emplace(item.output, f.input);

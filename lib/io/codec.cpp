@@ -29,13 +29,33 @@ std::string join(const std::vector<std::string>& items) {
   return s;
 }
 
-const OutputFormat& output_format_or_throw(const std::string& path) {
-  const std::string ext = lower_extension(path);
+const OutputFormat& output_format_or_throw(const std::string& path, const std::string& format) {
+  const std::string ext = format.empty() ? lower_extension(path) : format;
   const OutputFormat* f = output_format_for(ext);
   if (f) return *f;
   const std::string supported = " (supported: " + join(writable_extensions()) + ")";
-  if (ext.empty()) throw OutputError(path, "no file extension to choose the output format from" + supported);
+  if (ext.empty()) {
+    const std::string hint = written_in_place(path) ? ": give --format EXT" : "";
+    throw OutputError(path, "no file extension to choose the output format from" + hint + supported);
+  }
   throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
+}
+
+// check_output_path's checks, `format` naming the format instead of path's extension.
+void check_output_target(const std::string& path, const std::string& format) {
+  output_format_or_throw(path, format);
+  if (written_in_place(path)) return check_in_place_output(path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw OutputError(path, "is a directory");
+  const std::string dir = parent_directory(path);
+  if (::stat(dir.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT) throw OutputError(path, "directory '" + dir + "' does not exist");
+    if (err == ENOTDIR) throw OutputError(path, "'" + dir + "' is not a directory");
+    throw OutputError(path, "cannot reach directory '" + dir + "': " + errno_text(err));
+  }
+  if (!S_ISDIR(st.st_mode)) throw OutputError(path, "'" + dir + "' is not a directory");
+  if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
 }
 
 // OpenCV decodes with its own limit (2^30 pixels) and no way to pass ours,
@@ -303,7 +323,7 @@ void write_image(const std::string& path, const Image& img, const WriteOptions& 
   if (opts.png_level != WriteOptions::kPngRunLength && (opts.png_level < 0 || opts.png_level > 9)) {
     throw OutputError(path, "PNG level " + std::to_string(opts.png_level) + " is outside 0..9");
   }
-  const OutputFormat& format = output_format_or_throw(path);
+  const OutputFormat& format = output_format_or_throw(path, opts.format);
   const Layout layout = stored_layout(format, img.channels, img.depth);
   Bytes encoded;
   try {
@@ -315,30 +335,18 @@ void write_image(const std::string& path, const Image& img, const WriteOptions& 
   } catch (const std::bad_alloc&) {
     throw OutputError(path, "out of memory while encoding");
   }
-  write_file_atomically(path, encoded);
+  write_output(path, encoded);
 }
 
-void check_output_path(const std::string& path) {
-  output_format_or_throw(path);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw OutputError(path, "is a directory");
-  const std::string dir = parent_directory(path);
-  if (::stat(dir.c_str(), &st) != 0) {
-    const int err = errno;
-    if (err == ENOENT) throw OutputError(path, "directory '" + dir + "' does not exist");
-    if (err == ENOTDIR) throw OutputError(path, "'" + dir + "' is not a directory");
-    throw OutputError(path, "cannot reach directory '" + dir + "': " + errno_text(err));
-  }
-  if (!S_ISDIR(st.st_mode)) throw OutputError(path, "'" + dir + "' is not a directory");
-  if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
-}
+void check_output_path(const std::string& path) { check_output_target(path, ""); }
 
-void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const std::string& format) {
+  // stdin is read whole before anything is written, so `- out.png < out.png` overwrites nothing unread.
   for (const std::string& input : inputs)
-    if (same_file(input, path))
+    if (input != "-" && path != "-" && same_file(input, path))
       throw UsageError(path + ": is " + (inputs.size() == 1 ? "the input file" : "an input file") +
                        "; gpuimg never overwrites its input");
-  check_output_path(path);
+  check_output_target(path, format);
 }
 
 std::vector<std::string> writable_extensions() {

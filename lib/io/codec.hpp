@@ -24,6 +24,9 @@ struct WriteOptions {
   // at that level: slower, smaller for graphics with repeated patterns).
   int png_level = kPngRunLength;
   static constexpr int kPngRunLength = -1;
+  // The extension whose format is written ("png"), in place of the path's
+  // own: stdout and FIFOs have none to go by. Empty: the path's.
+  std::string format{};
 };
 
 // An input read once: its bytes, its format (recognised from its first
@@ -61,20 +64,25 @@ Image read_image(const std::string& path, const ReadOptions& opts = {});
 // inspect_input then decode_input, for bytes already in memory.
 Image decode_image_bytes(const std::string& path, std::vector<std::uint8_t> bytes, const ReadOptions& opts = {});
 
-// Encodes to a temporary file beside `path` and renames it into place only
-// after a complete encode, so a failure leaves no partial file and never
-// destroys one already there. Converts what the format cannot hold, as the
-// README documents (JPEG: 16-bit to 8-bit, alpha dropped). Throws OutputError.
+// Encodes in memory, then writes: to a temporary file beside `path`,
+// renamed into place only after a complete write, so a failure leaves no
+// partial file and never destroys one already there; or, for stdout ("-"),
+// a FIFO or a device, in place (write_output in file_util.hpp), where
+// nothing is written unless the whole image encoded. Converts what the
+// format cannot hold, as the README documents (JPEG: 16-bit to 8-bit, alpha
+// dropped). Throws OutputError.
 void write_image(const std::string& path, const Image& img, const WriteOptions& opts = {});
 
 // Fails fast, before any decoding, on an output the run could never write:
-// an unsupported extension, a missing or unwritable directory. Throws OutputError.
+// an unsupported extension, a missing or unwritable directory, a terminal
+// as stdout. Throws OutputError.
 void check_output_path(const std::string& path);
 
 // The same, after refusing (UsageError) an output that is one of `inputs`,
 // compared by device and inode so that links count: an input is never
-// overwritten.
-void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
+// overwritten. `format` as WriteOptions::format.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
+                       const std::string& format = "");
 
 // Lower-case extensions (without the dot) this build can write / read.
 std::vector<std::string> writable_extensions();

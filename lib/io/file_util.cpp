@@ -75,26 +75,33 @@ std::string errno_text(int err) {
 
 InputReader::InputReader(const std::string& path, std::uint64_t max_bytes, std::string why)
     : path_(path), max_bytes_(max_bytes), why_(std::move(why)) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  owned_ = path != "-";
+  fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
   if (fd_ < 0) throw InputError(path, open_problem(errno));
+  const auto release = [&] {
+    if (owned_) ::close(fd_);
+  };
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const int err = errno;
-    ::close(fd_);
-    throw InputError(path, "cannot read: " + errno_text(err));
+    release();
+    throw InputError(path, err == EBADF ? "not open" : "cannot read: " + errno_text(err));
   }
   regular_ = S_ISREG(st.st_mode);
   size_ = regular_ ? static_cast<std::uint64_t>(st.st_size) : 0;
   try {
     if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
+    if (!owned_ && ::isatty(fd_)) throw InputError(path, "is a terminal: pipe or redirect an image into it");
     check_size();
   } catch (...) {
-    ::close(fd_);
+    release();
     throw;
   }
 }
 
-InputReader::~InputReader() { ::close(fd_); }
+InputReader::~InputReader() {
+  if (owned_) ::close(fd_);
+}
 
 void InputReader::check_size() const {
   if (regular_ && size_ > max_bytes_) {
@@ -183,6 +190,52 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
   // flush a file that replaces another by rename before the rename commits.
   if (!tmp.close()) fail("cannot write");
   if (!tmp.rename_to(name)) fail("cannot replace");
+}
+
+namespace {
+
+// The descriptor an output path names without going through the file
+// system's names: "-", /dev/stdout and kin. -1 for any other path.
+int own_descriptor(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* dir : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::size_t n = std::strlen(dir);
+    if (path.compare(0, n, dir) != 0 || path.size() == n || path.size() > n + 9) continue;
+    if (path.find_first_not_of("0123456789", n) != std::string::npos) return -1;
+    return std::stoi(path.substr(n));
+  }
+  return -1;
+}
+
+bool fifo_or_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+}  // namespace
+
+bool written_in_place(const std::string& path) { return own_descriptor(path) >= 0 || fifo_or_device(path); }
+
+void check_in_place_output(const std::string& path) {
+  const int fd = own_descriptor(path);
+  if (fd < 0) {
+    if (::access(path.c_str(), W_OK) != 0) throw OutputError(path, "cannot write: " + errno_text(errno));
+    return;
+  }
+  // An image is never what a terminal should show (gzip refuses the same).
+  if (::isatty(fd)) throw OutputError(path, "is a terminal: redirect it to a file or a pipe");
+  if (::fcntl(fd, F_GETFL) < 0) throw OutputError(path, "not open");
+}
+
+void write_output(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  if (!written_in_place(path)) return write_file_atomically(path, bytes);
+  const int own = own_descriptor(path);
+  // No O_TRUNC: a FIFO or device has nothing to truncate.
+  Fd opened(own >= 0 ? -1 : ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+  const int fd = own >= 0 ? own : opened.get();
+  if (fd < 0) throw OutputError(path, "cannot open: " + errno_text(errno));
+  if (!write_all(fd, bytes.data(), bytes.size())) throw OutputError(path, "cannot write: " + errno_text(errno));
 }
 
 std::string lower_extension(const std::string& path) {

@@ -15,7 +15,8 @@ namespace gpuimg {
 // the limit are refused: a regular file from its size, before reading; a
 // pipe, device or /proc file once it runs past it ("input goes on past N
 // bytes", so /dev/zero fails fast instead of filling memory). Both messages
-// end with the limit's `why`.
+// end with the limit's `why`. The path "-" reads stdin under the same
+// limits, refused when it is a terminal (the run would wait for typing).
 class InputReader {
  public:
   InputReader(const std::string& path, std::uint64_t max_bytes, std::string why);
@@ -36,6 +37,7 @@ class InputReader {
 
   std::string path_;
   int fd_ = -1;
+  bool owned_ = true;  // false for stdin, which stays open
   bool regular_ = false;
   std::uint64_t size_ = 0;  // regular files only
   std::uint64_t max_bytes_;
@@ -54,6 +56,25 @@ std::vector<std::uint8_t> read_file(const std::string& path, std::uint64_t max_b
 // the system takes will do: the temporary's path is never longer.
 // On failure the temporary is removed, `path` is untouched, OutputError.
 void write_file_atomically(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// Whether write_output writes `path` in place rather than by
+// write_file_atomically: "-" (stdout), a name of one of the process's own
+// descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or an
+// existing FIFO or character device, which a rename would replace and
+// whose reader would get nothing.
+bool written_in_place(const std::string& path);
+
+// For an output written in place: OutputError when it cannot be (stdout or
+// the descriptor is a terminal, or not open; the FIFO or device is not
+// writable). Checked before decoding.
+void check_in_place_output(const std::string& path);
+
+// Writes `bytes` to `path`: in place where written_in_place says so (to
+// the descriptor as it is, so a shell's `>>` appends; a FIFO opened and
+// written, waiting for its reader), otherwise by write_file_atomically.
+// Written in place, a failure midway (the reader gone, a full disk behind
+// a redirection) leaves the bytes already written: OutputError.
+void write_output(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 // "photo.JPG" -> "jpg"; "" when the file name has no extension (".png" is
 // a hidden file named png, as std::filesystem sees it).

@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <system_error>
@@ -103,9 +104,35 @@ struct RunOptions {
   // reproducibly. 0: no limit.
   rlim_t max_file_bytes = 0;
   std::vector<std::string> env = {};  // NAME=VALUE, added to (or replacing in) the test's own environment
+  std::optional<std::string> stdin_bytes = {};  // fed through a pipe; none: stdin is /dev/null
 };
 
-// Runs `program` (a path) with `args`, stdin /dev/null.
+namespace detail {
+
+// Writes `bytes` into the pipe's write end from a thread, then closes it; a
+// child that stops reading ends the write (EPIPE, SIGPIPE blocked in the
+// thread) rather than the test.
+inline std::thread feed(Pipe& pipe, std::string bytes) {
+  const int fd = pipe.write;
+  pipe.write = -1;
+  return std::thread([fd, bytes = std::move(bytes)] {
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+    for (std::size_t at = 0; at < bytes.size();) {
+      const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+  });
+}
+
+}  // namespace detail
+
+// Runs `program` (a path) with `args`, stdin /dev/null or options.stdin_bytes.
 inline RunResult run_program(const std::string& program, const std::vector<std::string>& args,
                              const RunOptions& options = {}) {
   // Everything the child needs is built before fork: allocating between
@@ -129,7 +156,8 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
   const rlimit file_limit = {options.max_file_bytes, options.max_file_bytes};
   const std::string exec_failed = "run_program: cannot start " + program + "\n";
 
-  detail::Pipe out, err;
+  detail::Pipe in, out, err;
+  const int stdin_fd = options.stdin_bytes ? in.read : -1;
   RunResult r;
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
@@ -138,8 +166,8 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
     const int null = ::open("/dev/null", O_RDONLY);
     const bool limited = options.max_file_bytes == 0 ||
                          (::signal(SIGXFSZ, SIG_IGN) != SIG_ERR && ::setrlimit(RLIMIT_FSIZE, &file_limit) == 0);
-    const bool ready = null >= 0 && ::dup2(null, 0) == 0 && ::dup2(out.write, 1) == 1 && ::dup2(err.write, 2) == 2 &&
-                       (dir.empty() || ::chdir(dir.c_str()) == 0) && limited;
+    const bool ready = null >= 0 && ::dup2(stdin_fd >= 0 ? stdin_fd : null, 0) == 0 &&
+                       ::dup2(out.write, 1) == 1 && ::dup2(err.write, 2) == 2 && (dir.empty() || ::chdir(dir.c_str()) == 0) && limited;
     if (ready) ::execve(argv[0], argv.data(), envp.data());
     ssize_t ignored = ::write(err.write, exec_failed.data(), exec_failed.size());
     (void)ignored;
@@ -147,7 +175,12 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
   }
   out.close_write();
   err.close_write();
+  // The parent's read end closed, so a child that exits unread ends the feed.
+  ::close(in.read);
+  in.read = -1;
+  std::thread feeder = options.stdin_bytes ? detail::feed(in, *options.stdin_bytes) : std::thread();
   detail::drain(out, err, r);
+  if (feeder.joinable()) feeder.join();
   int status = 0;
   rusage usage {};
   while (::wait4(pid, &status, 0, &usage) < 0)
@@ -158,7 +191,7 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
   return r;
 }
 
-// Runs the built gpuimg with `args`, stdin /dev/null.
+// Runs the built gpuimg with `args`, stdin /dev/null or options.stdin_bytes.
 inline RunResult run_binary(const std::vector<std::string>& args, const RunOptions& options = {}) {
   return run_program(GPUIMG_BINARY, args, options);
 }

@@ -1,0 +1,222 @@
+// The built binary on streams: `-` as INPUT reads stdin, `-` (with
+// --format) or EXT:- as OUTPUT writes stdout, a FIFO or device given as
+// OUTPUT is written in place, and a batch refuses them. Each run's bytes
+// are checked against the same run through regular files.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crafted_files.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool one_line(const std::string& err) {
+  return err.rfind("gpuimg: ", 0) == 0 && err.find('\n') == err.size() - 1;
+}
+
+// in.png (5x3 RGBA, 16-bit: not on any tile grid) and the bytes of
+// `gpuimg in.png --invert out.png`, what every stream run must give.
+struct Fixture {
+  TempDir dir;
+  std::string input = dir.file("in.png");
+  std::string expected;
+
+  Fixture() {
+    write_image(input, random_image(5, 3, 4, Depth::U16, 24));
+    const RunResult r = run_binary({input, "--invert", "--device", "cpu", dir.file("expected.png")});
+    EXPECT_EQ(r.status, 0) << r.err;
+    expected = read_bytes(dir / "expected.png");
+  }
+};
+
+TEST(CliPipes, StdinIsReadWhenInputIsDash) {
+  const Fixture f;
+  RunOptions options;
+  options.stdin_bytes = read_bytes(f.input);
+  const RunResult r = run_binary({"-", "--invert", "--device", "cpu", f.dir.file("out.png")}, options);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_bytes(f.dir / "out.png"), f.expected);
+}
+
+TEST(CliPipes, StdinFormatIsSniffedFromItsBytes) {
+  const Fixture f;
+  const RunResult jpg = run_binary({f.input, f.dir.file("in.jpg")});
+  ASSERT_EQ(jpg.status, 0) << jpg.err;
+  RunOptions options;
+  options.stdin_bytes = read_bytes(f.dir / "in.jpg");
+  const RunResult r = run_binary({"-", "--device", "cpu", f.dir.file("out.png")}, options);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(same_samples(read_image(f.dir.file("in.jpg")), read_image(f.dir.file("out.png"))));
+}
+
+TEST(CliPipes, StdinThatIsNoImageFailsNamingStdin) {
+  const Fixture f;
+  RunOptions options;
+  options.stdin_bytes = std::string(100, 'x');
+  const RunResult r = run_binary({"-", f.dir.file("out.png")}, options);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_EQ(r.err.rfind("gpuimg: stdin: ", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(f.dir / "out.png"));
+}
+
+// The limits that hold a file hold stdin: a header over --max-pixels is
+// refused before the rest is read, and a stream running past what its
+// header allows is cut off.
+TEST(CliPipes, StdinHasTheLimitsOfAFile) {
+  const Fixture f;
+  RunOptions big;
+  const Bytes header = png_header(1000, 1000);
+  big.stdin_bytes = std::string(header.begin(), header.end()) + std::string(1 << 20, '\0');
+  RunResult r = run_binary({"-", "--max-pixels", "1000", f.dir.file("out.png")}, big);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("stdin: image is 1000x1000 (1000000 pixels), over the limit of 1000"), std::string::npos)
+      << r.err;
+
+  RunOptions endless;
+  const Bytes tga = tga_mapped(2, 2, Bytes(3, 0), Bytes(4, 0));
+  endless.stdin_bytes = std::string(tga.begin(), tga.end()) + std::string(std::size_t{80} << 20, '\0');
+  r = run_binary({"-", f.dir.file("out.png")}, endless);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("stdin: input goes on past"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(f.dir / "out.png"));
+}
+
+TEST(CliPipes, StdoutIsWrittenWithFormatOrExtColonDash) {
+  const Fixture f;
+  for (const std::vector<std::string>& out : {std::vector<std::string>{"-", "--format", "png"}, {"png:-"},
+                                               {"PNG:-", "--format", ".png"}, {"/dev/stdout", "--format", "png"}}) {
+    std::vector<std::string> args = {f.input, "--invert", "--device", "cpu"};
+    args.insert(args.end(), out.begin(), out.end());
+    const RunResult r = run_binary(args);
+    ASSERT_EQ(r.status, 0) << out[0] << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out, f.expected) << out[0];
+  }
+}
+
+TEST(CliPipes, StdinToStdoutAsAFilter) {
+  const Fixture f;
+  RunOptions options;
+  options.stdin_bytes = read_bytes(f.input);
+  const RunResult r = run_binary({"-", "--invert", "--device", "cpu", "jpg:-"}, options);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(run_binary({f.input, "--invert", "--device", "cpu", f.dir.file("expected.jpg")}).status, 0);
+  EXPECT_EQ(r.out, read_bytes(f.dir / "expected.jpg"));
+}
+
+// Nothing reaches stdout unless the whole image encoded: a failed run
+// leaves it empty, so a reader never takes a part for an image.
+TEST(CliPipes, FailedRunWritesNothingToStdout) {
+  const Fixture f;
+  const std::string png = read_bytes(f.input);
+  save(f.dir.file("cut.png"), Bytes(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(png.size() / 2)));
+  const RunResult r = run_binary({f.dir.file("cut.png"), "--invert", "png:-"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliPipes, StdoutBadCommandLinesExit2) {
+  const Fixture f;
+  struct Bad {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Bad& bad : {Bad{{f.input, "-"}, "OUTPUT -: stdout has no extension to choose a format by"},
+                         Bad{{f.input, "xyz:-"}, "--format: must be one of"},
+                         Bad{{f.input, "png:-", "--format", "jpg"}, "--format jpg and OUTPUT png:- name different"}}) {
+    const RunResult r = run_binary(bad.args);
+    EXPECT_EQ(r.status, 2) << bad.args[1];
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(bad.says), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// A FIFO is written through, not replaced by a regular file whose reader
+// would get nothing; the reader gets the whole image and the FIFO stays.
+TEST(CliPipes, FifoOutputIsWrittenInPlace) {
+  const Fixture f;
+  const std::string fifo = f.dir.file("out.png");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = read_bytes(fifo); });
+  const RunResult r = run_binary({f.input, "--invert", "--device", "cpu", fifo});
+  reader.join();
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(got, f.expected);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(f.dir.names(), (std::vector<std::string>{"expected.png", "in.png", "out.png"}));
+}
+
+// A FIFO has no extension to go by; --format gives one.
+TEST(CliPipes, FifoWithoutExtensionTakesFormat) {
+  const Fixture f;
+  const std::string fifo = f.dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  RunResult r = run_binary({f.input, fifo});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no file extension to choose the output format from: give --format EXT"), std::string::npos)
+      << r.err;
+  std::string got;
+  std::thread reader([&] { got = read_bytes(fifo); });
+  r = run_binary({f.input, "--invert", "--device", "cpu", fifo, "--format", "png"});
+  reader.join();
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(got, f.expected);
+}
+
+// A character device is written in place too: /dev/null takes the image
+// (a rename over it would need /dev to be writable).
+TEST(CliPipes, CharacterDeviceOutputIsWrittenInPlace) {
+  const Fixture f;
+  const RunResult r = run_binary({f.input, "--invert", "/dev/null", "--format", "png"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(CliPipes, BatchRefusesStreams) {
+  const Fixture f;
+  fs::create_directory(f.dir / "out");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"-", f.dir.file("out") + "/"},
+                                               {f.input, "-", f.dir.file("out") + "/"},
+                                               {f.input, f.input, "png:-"}}) {
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 2) << args[1];
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("stdin and stdout take one image, not a batch's"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(f.dir / "out"));
+}
+
+// A listed "-" fails as that file alone; the batch goes on.
+TEST(CliPipes, BatchReportsAListedDashAsItsOwnFailure) {
+  const Fixture f;
+  std::ofstream(f.dir / "list.txt") << "-\nin.png\n";
+  RunOptions options;
+  options.cwd = f.dir.path();
+  const RunResult r = run_binary({"--files-from", "list.txt", "--device", "cpu", "out/"}, options);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("gpuimg: -: stdin takes one image, not a batch's"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(f.dir / "out" / "in.png"));
+}
+
+}  // namespace
+}  // namespace gpuimg::test
