@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -259,7 +260,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult result;
   Command& cmd = result.command;
   std::string device = "auto";
-  std::optional<std::string> max_pixels, quality, png_level, report_file;  // given empty is refused, not taken as absent
+  std::optional<std::string> max_pixels, quality, png_level, report_file, frame;  // given empty is refused, not taken as absent
   std::string format;
   bool list_ops = false;
   std::vector<std::string> paths;
@@ -273,6 +274,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->default_str("auto");
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
       ->default_str(std::to_string(ReadOptions{}.max_pixels));
+  app.add_option("--frame", frame, "The frame of an animated GIF or page of a TIFF to read, from 0 (inputs of "
+                 "several are refused without it)")->type_name("N");
   app.add_option("--quality", quality, "JPEG quality, 1 to 100")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
@@ -332,6 +335,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
     cmd.device = parse_device(device);
     if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
+    if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
     if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
@@ -339,7 +343,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
     if (compare.chosen() || golden.chosen() || report.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
-      if (!paths.empty() || !flags.first_given().empty() || !format.empty() ||
+      if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame ||
           !pipeline_in_order(app, op_options).empty() ||
           cmd.verbose || !cmd.report.empty())
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +

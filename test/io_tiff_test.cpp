@@ -192,13 +192,6 @@ TEST(TiffRead, BigEndianAndBigTiff) {
   }
 }
 
-TEST(TiffRead, FirstPageOnly) {
-  const Image first = random_image(5, 3, 3, Depth::U8, 1), second = random_image(7, 2, 1, Depth::U16, 2);
-  const Bytes file = test::tiff_bytes(
-      {{spec_for(first), test::tiff_planes(first, false)}, {spec_for(second), test::tiff_planes(second, false)}});
-  EXPECT_EQ(decode_image_bytes("t.tif", file).data, first.data);
-}
-
 // ---- JPEG-in-TIFF and OpenCV's decoder as the oracle ----------------------------
 
 TiffSpec jpeg_spec(const Image& img, bool ycbcr, bool tiled) {

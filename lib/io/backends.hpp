@@ -53,16 +53,19 @@ std::optional<ImageShape> psd_shape(const Bytes& file);
 // without OpenCV, BMP and PNM; stb_image_write encodes TGA and, without
 // OpenCV, BMP. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
+// Frame `index` of a GIF, RGBA 8-bit, as stb_image draws an animation: each
+// frame over those before it, by its disposal method.
+Image decode_gif_frame(const Bytes& file, std::size_t index, std::uint64_t max_pixels);
 // What decode_with_stb would give, from stbi_info; nullopt where stb cannot say.
 std::optional<ImageShape> stb_shape(const Bytes& file);
 Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 
 #if GPUIMG_WITH_TIFF
-// tiff_codec.cpp: libtiff, reading only (OpenCV writes TIFF). The first
-// page's gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
+// tiff_codec.cpp: libtiff, reading only (OpenCV writes TIFF). The page
+// `frame` picks (frames.hpp: one of several must be picked), gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
 // and RGB with alpha; refuses a strip or tile that does not decode whole.
-Image decode_tiff(const Bytes& file, std::uint64_t max_pixels);
+Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
 std::string libtiff_version();
 #endif
 

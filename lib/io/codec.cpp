@@ -15,6 +15,7 @@
 #include "backends.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "frames.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
 #include "pixel_data_checks.hpp"
@@ -108,15 +109,25 @@ void check_tiff_blocks(const Bytes& file, const ImageShape& shape) {
   check_tiff_block_size(detail::tiff_block_dims(file, {shape.width, shape.height}), {shape.width, shape.height});
 }
 
-Image decode(const Bytes& file, Format format, std::uint64_t max_pixels) {
+Image decode_gif(const Bytes& file, const ReadOptions& opts) {
+  const std::size_t frame = frame_to_decode(Format::gif, gif_frame_count(file), opts.frame);
+  check_gif_first_frame(file);
+  return decode_gif_frame(file, frame, opts.max_pixels);
+}
+
+Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
+  const std::uint64_t max_pixels = opts.max_pixels;
+  // GIF's frames and TIFF's pages are counted by their decoders; every
+  // other format holds one.
+  if (format != Format::gif && format != Format::tiff) frame_to_decode(format, 1, opts.frame);
   switch (format) {
+    case Format::gif: return decode_gif(file, opts);
     case Format::png: return decode_png(file, max_pixels);
     case Format::jpeg: return decode_jpeg(file, max_pixels);  // its marker walk checked by inspect_input
     case Format::psd: return decode_psd(file, max_pixels);
-    case Format::gif: check_gif_first_frame(file); return decode_with_stb(file, format, max_pixels);
     case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);
 #if GPUIMG_WITH_TIFF
-    case Format::tiff: return decode_tiff(file, max_pixels);
+    case Format::tiff: return decode_tiff(file, max_pixels, opts.frame);
 #else
     case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
 #endif
@@ -294,7 +305,7 @@ InputFile inspect_input(const std::string& path, Bytes bytes, const ReadOptions&
 
 Image decode_input(const InputFile& input, const ReadOptions& opts) {
   try {
-    Image img = decode(input.bytes, input.format, opts.max_pixels);
+    Image img = decode(input.bytes, input.format, opts);
     // Whatever the header said: no decoder's output is trusted to match it.
     check_pixel_limit({std::uint64_t(img.width), std::uint64_t(img.height)}, opts.max_pixels);
     // Some decoders accept a zero width or height and return an empty

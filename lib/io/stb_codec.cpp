@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "backends.hpp"
 
@@ -136,6 +137,42 @@ Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels
   Image img(width, height, channels, wide ? Depth::U16 : Depth::U8);
   std::copy_n(static_cast<const std::uint8_t*>(pixels.get()), img.data.size(), img.data.begin());
   if (wide && format == Format::pnm) swap_bytes_on_little_endian_host(img);
+  return img;
+}
+
+Image decode_gif_frame(const Bytes& file, std::size_t index, std::uint64_t max_pixels) {
+  const std::optional<ImageShape> shape = stb_shape(file);
+  if (!shape || file.size() > INT_MAX) fail_decode(Format::gif);
+  check_pixel_limit({shape->width, shape->height}, max_pixels);
+  // stbi__load_gif_main keeps every frame; frame k is drawn from frame k - 1
+  // (held by stb) and, for disposal method 3, frame k - 2: two are kept here.
+  const std::size_t bytes = shape->width * shape->height * 4;
+  std::vector<stbi_uc> earlier[2] = {std::vector<stbi_uc>(bytes), std::vector<stbi_uc>(bytes)};
+  Source source{&file};
+  stbi__context context;
+  stbi__start_callbacks(&context, const_cast<stbi_io_callbacks*>(&kCallbacks), &source);
+  stbi__gif gif;
+  std::memset(&gif, 0, sizeof gif);
+  const auto release = [&] {
+    STBI_FREE(gif.out);
+    STBI_FREE(gif.history);
+    STBI_FREE(gif.background);
+  };
+  Image img(static_cast<int>(shape->width), static_cast<int>(shape->height), 4, Depth::U8);
+  for (std::size_t k = 0;; ++k) {
+    int comp = 0;
+    stbi_uc* const frame = stbi__gif_load_next(&context, &gif, &comp, 4, k >= 2 ? earlier[k % 2].data() : nullptr);
+    if (!frame || frame == reinterpret_cast<stbi_uc*>(&context)) {
+      release();
+      if (source.overran) throw CodecFailure("truncated GIF");
+      fail_decode(Format::gif);
+    }
+    std::uint8_t* const to = k == index ? img.data.data() : earlier[k % 2].data();
+    std::copy_n(frame, bytes, to);
+    if (k == index) break;
+  }
+  release();
+  if (source.overran) throw CodecFailure("truncated GIF");
   return img;
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "backends.hpp"
+#include "frames.hpp"
 
 namespace gpuimg {
 namespace {
@@ -396,10 +397,16 @@ void decode_blocks(TIFF* tif, const Layout& l, const Blocks& b, const Lookup& ta
 
 }  // namespace
 
-Image decode_tiff(const Bytes& file, std::uint64_t max_pixels) {
+Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame) {
   MemoryFile memory{file};
   Messages messages;
   const TiffHandle tif = open_tiff(memory, messages);
+  // libtiff follows the chain of directories to its end, or to a loop.
+  const tdir_t pages = std::max<tdir_t>(TIFFNumberOfDirectories(tif.get()), 1);
+  const std::size_t page = frame_to_decode(Format::tiff, pages, frame);
+  if (page > 0 && !TIFFSetDirectory(tif.get(), static_cast<tdir_t>(page)))
+    throw CodecFailure("corrupt TIFF (page " + std::to_string(page) +
+                       (messages.first.empty() ? "" : ": libtiff: " + messages.first) + ")");
   const Layout l = layout_of(tif.get());
   check_pixel_limit({l.width, l.height}, max_pixels);
   if (l.width == 0 || l.height == 0) throw CodecFailure("image has no pixels (width or height 0)");
