@@ -12,9 +12,11 @@
 #include <CLI/CLI.hpp>
 
 #include "compare_command.hpp"
+#include "completions.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
 #include "golden_command.hpp"
+#include "man_page.hpp"
 #include "message_line.hpp"
 #include "near_miss.hpp"
 #include "number_text.hpp"
@@ -262,7 +264,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   std::string device = "auto";
   std::optional<std::string> max_pixels, quality, png_level, report_file, frame;  // given empty is refused, not taken as absent
   std::string format;
-  bool list_ops = false;
+  bool list_ops = false, help_man = false;
+  std::string completion;
   std::vector<std::string> paths;
   BatchFlags flags;
   app.add_option("paths", paths,
@@ -284,6 +287,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
                  "each failure, devices, shard, time), for gpuimg report merge")->type_name("FILE");
+  // Hidden (no group): the build writes the man page and completions with them.
+  app.add_flag("--help-man", help_man, "Print the man page (roff) and exit")->group("");
+  app.add_option("--completion", completion, "Print the completion script for bash, zsh or fish and exit")->group("");
   const std::string batch_group = "Batch (several INPUTs, an output FOLDER/, or --files-from)";
   app.add_option("--format", format, "The output's format (png, jpg, ...) instead of its extension's, as '-' "
                  "needs; in a batch, every output's (default: the input's extension, png where gpuimg cannot write "
@@ -331,6 +337,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   try {
     if (list_ops) {
       std::cout << op_table();
+      return result;
+    }
+    if (help_man) {
+      std::cout << man_page(app);
+      return result;
+    }
+    if (!completion.empty()) {
+      const std::optional<std::string> script = completion_script(app, completion);
+      if (!script) throw UsageError("--completion: must be bash, zsh or fish, got '" + completion + "'");
+      std::cout << *script;
       return result;
     }
     cmd.device = parse_device(device);
