@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <sstream>
@@ -96,6 +98,16 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
   return what;
 }
 
+// The processing command's usage lines are in its description, in words
+// CLI11's generated line ("gpuimg [OPTIONS] [paths...] [SUBCOMMAND]")
+// cannot say; that line is left out rather than shown as a second usage.
+class UsageInDescription : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    return app->get_parent() ? CLI::Formatter::make_usage(app, std::move(name)) : "";
+  }
+};
+
 std::string parse_format(const std::string& text) {
   std::string ext = text;
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
@@ -140,7 +152,6 @@ struct BatchFlags {
     if (no_recursive) return "--no-recursive";
     if (skip_existing) return "--skip-existing";
     if (fail_fast) return "--fail-fast";
-    if (quiet) return "--quiet";
     return progress ? "--progress" : "";
   }
 };
@@ -163,8 +174,18 @@ void refuse_streams_in_batch(const std::vector<std::string>& paths) {
       throw UsageError("'" + p + "': stdin and stdout take one image, not a batch's (a file named - is ./-)");
 }
 
+// --quality sets JPEG's alone: said once, rather than ignored unsaid, for
+// an output of another format. Empty `ext` (a batch keeping its inputs'
+// extensions) says nothing; nor does one gpuimg cannot write, which fails.
+void warn_unless_quality_applies(const std::string& ext) {
+  if (ext.empty() || ext == "jpg" || ext == "jpeg") return;
+  const std::vector<std::string> writable = writable_extensions();
+  if (std::find(writable.begin(), writable.end(), ext) == writable.end()) return;
+  print_message("warning: --quality sets JPEG's quality only; ignored for " + ext + " output (-q: no warnings)");
+}
+
 BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const std::string& format,
-                           const Command& cmd) {
+                           bool quality_given, const Command& cmd) {
   refuse_streams_in_batch(paths);
   BatchCommand batch;
   batch.output_dir = paths.back();
@@ -192,6 +213,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.skip_existing = flags.skip_existing;
   batch.fail_fast = flags.fail_fast;
   if (flags.quiet && flags.progress) throw UsageError("--quiet and --progress: give one or the other");
+  if (quality_given && !flags.quiet) warn_unless_quality_applies(batch.format);
   batch.progress = flags.quiet ? ProgressMode::never : flags.progress ? ProgressMode::always : ProgressMode::automatic;
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
@@ -204,9 +226,24 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
 }  // namespace
 
 std::uint64_t parse_max_pixels(const std::string& text) {
-  const std::optional<std::uint64_t> v = read_integer<std::uint64_t>(text);
-  if (!v || *v == 0) throw UsageError("--max-pixels: must be a positive integer, got '" + text + "'");
-  return *v;
+  const UsageError bad("--max-pixels: must be a positive integer (1000000, 1e6) or WxH (16384x16384), got '" + text +
+                       "'");
+  std::uint64_t pixels = 0;
+  const std::size_t x = text.find('x');
+  if (x != std::string::npos) {
+    const std::optional<std::uint64_t> w = read_integer<std::uint64_t>(std::string_view(text).substr(0, x)),
+                                       h = read_integer<std::uint64_t>(std::string_view(text).substr(x + 1));
+    if (!w || !h || __builtin_mul_overflow(*w, *h, &pixels)) throw bad;
+  } else if (const std::optional<std::uint64_t> v = read_integer<std::uint64_t>(text)) {
+    pixels = *v;
+  } else {
+    // 1e6 and 2.5e5 name whole numbers as exactly as digits do; 1.5 names none.
+    const std::optional<double> d = read_decimal(text);
+    if (!d || *d != std::floor(*d) || !(*d < 0x1p64)) throw bad;
+    pixels = static_cast<std::uint64_t>(*d > 0 ? *d : 0);
+  }
+  if (pixels == 0) throw bad;
+  return pixels;
 }
 
 DeviceChoice parse_device(const std::string& text) {
@@ -257,6 +294,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg report merge REPORT... [--json]",
                "gpuimg"};
   app.footer(kFooter);
+  app.formatter(std::make_shared<UsageInDescription>());
   app.set_version_flag("--version", version_text());
 
   ParseResult result;
@@ -271,18 +309,18 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("paths", paths,
                  "INPUT OUTPUT: the image to read (PNG, JPEG, TIFF, WebP, BMP, PNM, TGA, PSD, GIF; '-': stdin) and "
                  "the one to write, whose extension picks the format ('-' or EXT:-: stdout); or INPUT... FOLDER/: "
-                 "images and folders of them, and the folder to write into");
+                 "images and folders of them, and the folder to write into")->type_name("PATH");
   app.add_option("--device", device, "Where to run: auto (one image: the CPU when its pipeline costs less there "
                  "than starting CUDA; otherwise, and for a batch, the GPU when usable, else the CPU), cuda or cpu")
-      ->default_str("auto");
-  app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header)")
-      ->default_str(std::to_string(ReadOptions{}.max_pixels));
+      ->type_name("auto|cuda|cpu")->default_str("auto");
+  app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header): a "
+                 "number (1e6) or WxH")->type_name("N|WxH")->default_str(std::to_string(ReadOptions{}.max_pixels));
   app.add_option("--frame", frame, "The frame of an animated GIF or page of a TIFF to read, from 0 (inputs of "
                  "several are refused without it)")->type_name("N");
-  app.add_option("--quality", quality, "JPEG quality, 1 to 100")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
+  app.add_option("--quality", quality, "JPEG quality, 1 to 100")->type_name("Q")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
-      ->default_str("run-length (fast; the smallest files for photos)");
+      ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
@@ -305,7 +343,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-recursive", flags.no_recursive, "Only the images directly in each INPUT folder")->group(batch_group);
   app.add_flag("--skip-existing", flags.skip_existing, "Skip files whose output exists (resume a run)")->group(batch_group);
   app.add_flag("--fail-fast", flags.fail_fast, "Stop at the first failed file")->group(batch_group);
-  app.add_flag("--quiet", flags.quiet, "No progress line")->group(batch_group);
+  app.add_flag("-q,--quiet", flags.quiet, "No warnings; in a batch, no progress line either");
   app.add_flag("--progress", flags.progress, "A progress line on stderr even when it is not a terminal")
       ->group(batch_group);
 
@@ -359,11 +397,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
     if (compare.chosen() || golden.chosen() || report.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
-      if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame ||
-          !pipeline_in_order(app, op_options).empty() ||
-          cmd.verbose || !cmd.report.empty())
+      if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame || flags.quiet ||
+          !pipeline_in_order(app, op_options).empty() || cmd.verbose || !cmd.report.empty())
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
-                         ": takes no operations, -v, --report or images of the processing command");
+                         ": takes no operations, -v, -q, --report or images of the processing command");
       if (compare.chosen()) result.compare = compare.command();
       if (golden.chosen()) result.golden = golden.command();
       if (report.chosen()) result.report = report.command();
@@ -382,7 +419,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
       if (cmd.verbose) throw UsageError("-v: only for one image; a batch prints a summary");
-      result.batch = batch_command(paths, flags, format, cmd);
+      result.batch = batch_command(paths, flags, format, quality.has_value(), cmd);
       return result;
     }
     if (!flags.first_given().empty())
@@ -398,6 +435,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
     if (!format.empty()) cmd.write.format = parse_format(format);
+    if (quality && !flags.quiet)
+      warn_unless_quality_applies(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
     print_message(e.what() + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);

@@ -95,8 +95,9 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->add_option("--diff", cmd_.diff, "Write a picture of the differences (8-bit RGB; PNG or any writable format)")
       ->type_name("FILE");
   sub_->add_flag("--json", cmd_.json, "Print the metrics as JSON (schema gpuimg-compare/1) instead of a table");
-  sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda or cpu")->default_str("auto");
-  sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this")
+  sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
+  sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this: a number (1e6) or WxH")
+      ->type_name("N|WxH")
       ->default_str(std::to_string(ReadOptions{}.max_pixels));
   sub_->add_option("--ignore", ignore_, "Leave this rectangle out of the comparison (repeatable)")
       ->type_name("X,Y,W,H")
@@ -105,6 +106,7 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->add_option("--mask", cmd_.scope.mask, "Compare only where this image, the same size, is not black")
       ->type_name("FILE");
   sub_->add_option("--alpha", alpha_, "compare: alpha is a channel like the others; ignore: colours only")
+      ->type_name("compare|ignore")
       ->default_str("compare");
   sub_->add_option("--threshold", threshold_,
                    "Count a pixel equal when its colour's YIQ distance (pixelmatch's) is at most this, 0 to 1")

@@ -244,10 +244,10 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   update_ = sub_->add_subcommand("update", "Run each case and write its output as its golden NAME.png");
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
-    s->add_option("--device", device_, "Where the cases run: auto, cuda or cpu")->default_str("auto");
+    s->add_option("--device", device_, "Where the cases run: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
     s->footer(kCompareExitHelp);
   }
-  check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case");
+  check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case")->type_name("DIR");
   check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")
       ->type_name("FILE");
   check_cmd->add_flag("--json", cmd_.json, "Print the results as JSON (schema gpuimg-golden/1) instead of a table");
@@ -256,6 +256,7 @@ GoldenCli::GoldenCli(CLI::App& parent) {
                         "between; opens from disk")
       ->type_name("DIR");
   check_cmd->add_option("--format", format_, "text, or github: also one ::error annotation per failing case")
+      ->type_name("text|github")
       ->default_str("text");
   update_->add_flag("--prune", cmd_.prune, "Also remove the PNGs beside the manifest that no case names");
 }

@@ -1,0 +1,86 @@
+// Conventions every mode shares: sizes written as numbers with exponents or
+// as WxH, -q accepted by one image as by a batch, a warning (once) for
+// --quality where the output has none, and --help with one usage block and
+// value names that say what is expected.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+constexpr char kQualityWarning[] =
+    "gpuimg: warning: --quality sets JPEG's quality only; ignored for png output (-q: no warnings)\n";
+
+TEST(CliConventions, MaxPixelsTakesExponentsAndSizes) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(20, 20, 3, Depth::U8, 5));
+  for (const std::string ok : {"400", "4e2", "4.0e2", "20x20", "1e6", "16384x16384"}) {
+    const RunResult r = run_binary({dir.file("in.png"), "--max-pixels", ok, dir.file("out.png")});
+    EXPECT_EQ(r.status, 0) << ok << ": " << r.err;
+  }
+  for (const std::string over : {"399", "3.99e2", "19x20"}) {
+    const RunResult r = run_binary({dir.file("in.png"), "--max-pixels", over, dir.file("out.png")});
+    EXPECT_EQ(r.status, 1) << over;
+    EXPECT_NE(r.err.find("over the limit of " + std::to_string(over == "19x20" ? 380 : 399)), std::string::npos)
+        << r.err;
+  }
+  for (const std::string bad : {"1.5", "1e400", "0x5", "5x0", "x5", "5x", "5x5x5", "-1e3", "4e2 ", "0"}) {
+    const RunResult r = run_binary({dir.file("in.png"), "--max-pixels", bad, dir.file("out.png")});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(r.err, "gpuimg: --max-pixels: must be a positive integer (1000000, 1e6) or WxH (16384x16384), got '" +
+                         bad + "' (see gpuimg --help)\n");
+  }
+}
+
+TEST(CliConventions, QualityOnAFormatWithoutOneWarnsOnce) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 6));
+  RunResult r = run_binary({dir.file("in.png"), "--quality", "80", dir.file("out.png")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, kQualityWarning);
+  r = run_binary({dir.file("in.png"), "--quality", "80", "png:-"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, kQualityWarning);
+  r = run_binary({dir.file("in.png"), "--quality", "80", dir.file("out.jpg")});
+  EXPECT_EQ(r.err, "");
+  r = run_binary({dir.file("in.png"), "--quality", "80", "-q", dir.file("out.png")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  // A batch says it once, not once a file.
+  write_image(dir.file("b.png"), random_image(2, 3, 1, Depth::U16, 7));
+  r = run_binary({dir.file("in.png"), dir.file("b.png"), "--quality", "80", "--format", "png", "--device", "cpu",
+                  dir.file("out") + "/"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find(kQualityWarning), 0u) << r.err;
+  EXPECT_EQ(r.err.find("warning:", 10), std::string::npos) << r.err;
+}
+
+TEST(CliConventions, QuietIsAcceptedForOneImage) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(1, 1, 4, Depth::U8, 8));
+  for (const std::string q : {"-q", "--quiet"}) {
+    const RunResult r = run_binary({dir.file("in.png"), q, "--invert", dir.file("out.png")});
+    EXPECT_EQ(r.status, 0) << q << ": " << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+}
+
+TEST(CliConventions, HelpHasOneUsageBlockAndNamedValues) {
+  const RunResult r = run_binary({"--help"});
+  ASSERT_EQ(r.status, 0);
+  std::size_t usages = 0;
+  for (std::size_t at = 0; (at = r.out.find("Usage:", at)) != std::string::npos; ++at) ++usages;
+  EXPECT_EQ(usages, 1u) << r.out;
+  EXPECT_EQ(r.out.find("TEXT"), std::string::npos) << r.out;
+  for (const std::string named : {"--device auto|cuda|cpu", "--max-pixels N|WxH", "--quality Q", "--frame N"})
+    EXPECT_NE(r.out.find(named), std::string::npos) << named;
+  const RunResult compare = run_binary({"compare", "--help"});
+  EXPECT_NE(compare.out.find("Usage:"), std::string::npos) << compare.out;
+}
+
+}  // namespace
+}  // namespace gpuimg::test
