@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 #include <sstream>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -70,6 +71,35 @@ std::vector<std::string> known_options(const CLI::App& app) {
   return out;
 }
 
+// "--blur R (1..4096)": the operation's flag and what it takes.
+template <class Op> std::string op_form() {
+  std::string form = std::string("--") + Op::name;
+  for (const ParamSpec& p : Op::params) form += param_brief(p);
+  return form;
+}
+
+// ImageMagick's name for a gpuimg operation, where the two differ; the
+// others share their names (-blur, -resize, -median, ...).
+constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
+    {"negate", "invert"},  {"gaussian-blur", "gaussian"}, {"level", "levels"},         {"auto-level", "normalize"},
+    {"colorspace", "grayscale"}, {"extract", "crop"},     {"morphology", "convolve"}, {"sample", "resize"},
+};
+
+// The operation's form as --list-ops shows it ("--blur R (1..4096)"), for
+// an ImageMagick-style word such as -blur or -negate; nullopt for others.
+std::optional<std::string> imagemagick_op(const std::string& word) {
+  if (word.size() < 3 || word[0] != '-' || word[1] == '-') return std::nullopt;
+  std::string name = word.substr(1);
+  for (const auto& [theirs, ours] : kImageMagickNames)
+    if (name == theirs) name = ours;
+  std::optional<std::string> form;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if (name == Op::name) form = op_form<Op>();
+  });
+  return form;
+}
+
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
 // unclear. `subcommand`: the one being parsed, or empty. CLI11 names the
 // leftover words in reverse order; they are named here in the order given,
@@ -84,6 +114,9 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
     for (const std::string& w : in_order)
       if (w.size() > 1 && w[0] == '-') {
         const std::string option = w.substr(0, w.find('='));
+        const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
+        if (magick)
+          return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
         const std::optional<std::string> near = near_miss(option, known_options(app));
         return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
       }
@@ -277,8 +310,7 @@ std::string op_table() {
   std::ostringstream out;
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
-    std::string head = std::string("--") + Op::name;
-    for (const ParamSpec& p : Op::params) head += param_brief(p);
+    const std::string head = op_form<Op>();
     out << head << std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') << Op::summary << "\n";
   });
   return out.str();

@@ -82,5 +82,24 @@ TEST(CliConventions, HelpHasOneUsageBlockAndNamedValues) {
   EXPECT_NE(compare.out.find("Usage:"), std::string::npos) << compare.out;
 }
 
+// ImageMagick's single-dash operations are pointed to gpuimg's, by the
+// same name or by ImageMagick's own; a slip in a double-dash name still
+// gets the nearest option.
+TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
+  struct Case {
+    std::string word, says;
+  };
+  for (const Case& c : {Case{"-blur", "unknown option '-blur': ImageMagick's -blur is gpuimg's --blur R (1..4096)"},
+                        Case{"-negate", "unknown option '-negate': ImageMagick's -negate is gpuimg's --invert"},
+                        Case{"-gaussian-blur",
+                             "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian S "
+                             "(0..100)"},
+                        Case{"-bluur", "unknown option '-bluur'; did you mean --blur?"}}) {
+    const RunResult r = run_binary({"in.png", c.word, "3", "out.png"});
+    EXPECT_EQ(r.status, 2) << c.word;
+    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
+  }
+}
+
 }  // namespace
 }  // namespace gpuimg::test
