@@ -291,6 +291,9 @@ int execute(const BatchCommand& cmd) {
   }
   const Where where = selection.get();
   report.devices = device_names(where);
+  if (cmd.verbose)
+    console.line(std::string("device: ") + (where.backend == Backend::cuda ? "cuda" : "cpu") + "; " +
+                 std::to_string(todo.size()) + " files");
   // Made only now, so that a run stopped or refused before this leaves
   // nothing behind, and removed at the end if nothing was written in it.
   MadeFolders made;
@@ -307,6 +310,7 @@ int execute(const BatchCommand& cmd) {
   std::atomic<bool> failed_fast{false};
   const auto stop = [&] { return interrupted() || failed_fast; };
   const auto count = [&](const BatchItem& item, Outcome outcome, const std::string& problem) {
+    if (cmd.verbose && outcome == Outcome::processed) console.line(item.input + " -> " + item.output);
     console.count(outcome, problem);
     if (outcome == Outcome::failed) report.failures.push_back(file_failure(item.input, problem));
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;

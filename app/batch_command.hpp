@@ -29,6 +29,7 @@ struct BatchCommand {
   bool fail_fast = false;
   ProgressMode progress = ProgressMode::automatic;
   std::string report;      // --report FILE; empty: none
+  bool verbose = false;  // -v: the device, and a line a file written
 };
 
 // Runs the batch; returns 0, 1 (a file failed), 2, 3 (as for one image), or

@@ -250,6 +250,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.progress = flags.quiet ? ProgressMode::never : flags.progress ? ProgressMode::always : ProgressMode::automatic;
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
+  batch.verbose = cmd.verbose;
   batch.read = cmd.read;
   batch.write = cmd.write;
   batch.report = cmd.report;
@@ -353,7 +354,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
       ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
-  app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr");
+  app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr; in a batch, the "
+               "device and each file as it is written");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
                  "each failure, devices, shard, time), for gpuimg report merge")->type_name("FILE");
@@ -450,7 +452,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[i].empty())
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
-      if (cmd.verbose) throw UsageError("-v: only for one image; a batch prints a summary");
       result.batch = batch_command(paths, flags, format, quality.has_value(), cmd);
       return result;
     }

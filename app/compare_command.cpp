@@ -70,8 +70,10 @@ int execute(const CompareCommand& cmd) {
       print_message(cmd.diff + ": not written: the images differ in " + c.mismatch);
   }
   const char* device = where.backend == Backend::cuda ? "cuda" : "cpu";
-  std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits})
-                         : text_report(cmd, expected, c));
+  if (cmd.verbose) print_message(std::string("device: ") + device + ", " + where.detail);
+  if (!cmd.quiet)
+    std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits})
+                           : text_report(cmd, expected, c));
   return static_cast<int>(failures(c, cmd.limits).empty() ? CompareExit::same : CompareExit::different);
 }
 
@@ -95,6 +97,8 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->add_option("--diff", cmd_.diff, "Write a picture of the differences (8-bit RGB; PNG or any writable format)")
       ->type_name("FILE");
   sub_->add_flag("--json", cmd_.json, "Print the metrics as JSON (schema gpuimg-compare/1) instead of a table");
+  sub_->add_flag("-q,--quiet", cmd_.quiet, "Print nothing: the exit status alone tells (as cmp -s)");
+  sub_->add_flag("-v,--verbose", cmd_.verbose, "Also name the device that compared, on stderr");
   sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
   sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this: a number (1e6) or WxH")
       ->type_name("N|WxH")
@@ -126,6 +130,7 @@ CompareCli::CompareCli(CLI::App& parent) {
 
 CompareCommand CompareCli::command() const {
   CompareCommand cmd = cmd_;
+  if (cmd.quiet && cmd.json) throw UsageError("-q and --json: give one or the other");
   cmd.device = parse_device(device_);
   if (max_pixels_) cmd.read.max_pixels = parse_max_pixels(*max_pixels_);
   for (const std::string& text : ignore_) cmd.scope.ignore.push_back(parse_rect("--ignore:", text));

@@ -18,6 +18,8 @@ struct CompareCommand {
   std::string expected, actual;
   std::string diff;  // where to write the difference picture; empty: none
   bool json = false;
+  bool quiet = false;    // -q: no report, the exit status alone (as cmp -s)
+  bool verbose = false;  // -v: also the device that compared, on stderr
   DeviceChoice device = DeviceChoice::automatic;
   ReadOptions read;
   Thresholds limits;

@@ -82,6 +82,43 @@ TEST(CliConventions, HelpHasOneUsageBlockAndNamedValues) {
   EXPECT_NE(compare.out.find("Usage:"), std::string::npos) << compare.out;
 }
 
+// -v in a batch names the device and each file as it is written; -q keeps
+// the progress line and warnings away, as for one image.
+TEST(CliConventions, VerboseBatchNamesEachFileWritten) {
+  TempDir dir;
+  write_image(dir.file("a.png"), random_image(3, 1, 2, Depth::U8, 9));
+  write_image(dir.file("b.png"), random_image(1, 3, 3, Depth::U16, 10));
+  const RunResult r = run_binary({dir.file("a.png"), dir.file("b.png"), "-v", "-q", "--device", "cpu",
+                                  dir.file("out") + "/"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("gpuimg: device: cpu; 2 files\n"), 0u) << r.err;
+  for (const std::string name : {"a.png", "b.png"})
+    EXPECT_NE(r.err.find("gpuimg: " + dir.file(name) + " -> " + dir.file("out") + "/" + name + "\n"),
+              std::string::npos)
+        << r.err;
+}
+
+// compare -q reports by its exit status alone, as cmp -s; -v adds the device.
+TEST(CliConventions, CompareTakesQuietAndVerbose) {
+  TempDir dir;
+  write_image(dir.file("a.png"), random_image(4, 4, 1, Depth::U8, 11));
+  write_image(dir.file("b.png"), random_image(4, 4, 1, Depth::U8, 12));
+  RunResult r = run_binary({"compare", dir.file("a.png"), dir.file("b.png"), "-q"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  r = run_binary({"compare", dir.file("a.png"), dir.file("a.png"), "--quiet"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run_binary({"compare", dir.file("a.png"), dir.file("a.png"), "-v", "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out, "");
+  EXPECT_EQ(r.err.rfind("gpuimg: device: cpu", 0), 0u) << r.err;
+  r = run_binary({"compare", dir.file("a.png"), dir.file("a.png"), "-q", "--json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("-q and --json: give one or the other"), std::string::npos) << r.err;
+}
+
 // ImageMagick's single-dash operations are pointed to gpuimg's, by the
 // same name or by ImageMagick's own; a slip in a double-dash name still
 // gets the nearest option.
