@@ -192,8 +192,8 @@ struct BatchFlags {
 // "png" for ImageMagick's "png:-", stdout in that format; nullopt for any
 // other path (a file named so is ./png:-).
 std::optional<std::string> stdout_format(const std::string& path) {
+  if (path.size() < 3 || path.compare(path.size() - 2, 2, ":-") != 0) return std::nullopt;
   const std::size_t colon = path.size() - 2;
-  if (path.size() < 3 || path.compare(colon, 2, ":-") != 0) return std::nullopt;
   for (std::size_t i = 0; i < colon; ++i)
     if (!std::isalnum(static_cast<unsigned char>(path[i]))) return std::nullopt;
   return path.substr(0, colon);
