@@ -146,12 +146,13 @@ void print_case(const CaseResult& r) {
 int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
   CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
   // The table shows each case as it ends, so a long run shows its progress.
-  if (!cmd.json)
+  if (!cmd.json && !cmd.quiet)
     std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
                 "why");
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
-    if (!cmd.json) print_case(run.cases.back());
+    const bool passed = run.cases.back().outcome == CaseResult::Outcome::pass;
+    if (!cmd.json && !(cmd.quiet && passed)) print_case(run.cases.back());
   }
   if (cmd.json)
     std::fputs(check_json(run).c_str(), stdout);
@@ -192,7 +193,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
         }
       }
       if (std::string(what) != "unchanged") write_image(gc.golden.string(), img);
-      std::printf("%-10s %s\n", what, printable(gc.golden.string()).c_str());
+      if (!cmd.quiet) std::printf("%-10s %s\n", what, printable(gc.golden.string()).c_str());
     } catch (const Error& e) {
       ++errors;
       std::fflush(stdout);
@@ -206,7 +207,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(fs::weakly_canonical(e.path()))) {
         fs::remove(e.path());
-        std::printf("%-10s %s\n", "removed", printable(e.path().string()).c_str());
+        if (!cmd.quiet) std::printf("%-10s %s\n", "removed", printable(e.path().string()).c_str());
       }
   }
   std::fflush(stdout);
@@ -228,7 +229,10 @@ int execute(const GoldenCommand& cmd) {
   const std::vector<Pipeline> p = pipelines(m);
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
-  const Backend backend = select_backend(cmd.device).backend;
+  const BackendSelection where = select_backend(cmd.device);
+  const Backend backend = where.backend;
+  if (cmd.verbose)
+    print_message(std::string("device: ") + (backend == Backend::cuda ? "cuda" : "cpu") + ", " + where.detail);
   return cmd.update ? update(cmd, m, p, backend) : check(cmd, m, p, backend);
 }
 
@@ -246,6 +250,8 @@ GoldenCli::GoldenCli(CLI::App& parent) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
     s->add_option("--device", device_, "Where the cases run: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
     s->footer(kCompareExitHelp);
+    s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)");
+    s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr");
   }
   check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case")->type_name("DIR");
   check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")
@@ -268,6 +274,7 @@ GoldenCommand GoldenCli::command() const {
   if (format_ != "text" && format_ != "github")
     throw UsageError("--format: must be text or github, got '" + format_ + "'");
   cmd.github = format_ == "github";
+  if (cmd.quiet && cmd.json) throw UsageError("-q and --json: give one or the other");
   return cmd;
 }
 

@@ -46,6 +46,24 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// -q leaves the rows of the cases that passed out, -v adds the device.
+TEST(GoldenReports, QuietShowsOnlyWhatDidNotPassAndVerboseTheDevice) {
+  TempDir tmp;
+  const std::string manifest = three_cases(tmp);
+  RunResult r = run_binary({"golden", "check", manifest, "--device", "cpu", "-q"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(count(r.out, "\n"), 3) << r.out;
+  EXPECT_EQ(r.out.find("same "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.rfind("drift ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("3 cases: 1 passed, 1 failed, 1 errors"), std::string::npos) << r.out;
+  r = run_binary({"golden", "check", manifest, "--device", "cpu", "-v"});
+  EXPECT_EQ(r.err.rfind("gpuimg: device: cpu", 0), 0u) << r.err;
+  EXPECT_EQ(count(r.out, "\n"), 5) << r.out;
+  r = run_binary({"golden", "check", manifest, "-q", "--json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("-q and --json: give one or the other"), std::string::npos) << r.err;
+}
+
 TEST(GoldenReports, JunitXml) {
   TempDir tmp;
   const std::string manifest = three_cases(tmp);
