@@ -15,8 +15,9 @@
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
 # 560), the sanitizers leaving the benchmarks BENCH_SECONDS (default 120,
-# COMPARE_SECONDS of it, default 40, for compare's), and a step cut short
-# says so in the summary (RESULT: FAIL), which always prints.
+# COMPARE_SECONDS of it, default 40, for compare's; BENCH_RUNS, default 10,
+# the most runs a row), and a step cut short says so in the summary
+# (RESULT: FAIL), which always prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build-gpu/logs
@@ -120,7 +121,7 @@ for name in memcheck synccheck racecheck0 racecheck1; do
 done
 
 step "benchmark"
-GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark "${COMPARE_SECONDS:-40}" scripts/bench_gpu.sh 10 |
+GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark "${COMPARE_SECONDS:-40}" scripts/bench_gpu.sh "${BENCH_RUNS:-10}" |
   tee "$logs/bench.txt" ||
   status=1
 GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" 0 scripts/bench_compare.sh 1 >"$logs/compare.txt" ||
