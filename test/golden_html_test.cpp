@@ -1,5 +1,5 @@
 // `golden check --html DIR`: the page and the images it needs, opened from
-// disk in headless Chromium (Debian's chromium, which scripts/setup.sh
+// disk in headless Chromium (Debian's chromium, which scripts/setup.sh --tests
 // installs): its DOM must hold each failing case with every image loaded,
 // and a screenshot must come out. Skipped only where no chromium is on the
 // PATH, and failed even then when GPUIMG_REQUIRE_CHROMIUM is set, as .ci/run
@@ -75,8 +75,8 @@ TEST(GoldenHtml, ThePageAndItsImages) {
 TEST(GoldenHtml, OpensInHeadlessChromium) {
   const std::string browser = chromium();
   if (browser.empty()) {
-    if (std::getenv("GPUIMG_REQUIRE_CHROMIUM")) FAIL() << "no chromium on the PATH (scripts/setup.sh installs it)";
-    GTEST_SKIP() << "no chromium on the PATH (scripts/setup.sh installs it)";
+    if (std::getenv("GPUIMG_REQUIRE_CHROMIUM")) FAIL() << "no chromium on the PATH (scripts/setup.sh --tests installs it)";
+    GTEST_SKIP() << "no chromium on the PATH (scripts/setup.sh --tests installs it)";
   }
   TempDir tmp;
   const fs::path out = tmp / "report";

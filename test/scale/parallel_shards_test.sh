@@ -8,7 +8,7 @@
 set -uo pipefail
 GPUIMG=$(realpath "$1") DATA=$(realpath "$2")
 source "$(dirname "$0")/scale_common.sh"
-command -v parallel >/dev/null || skip "GNU parallel is not installed (Debian: apt-get install parallel; scripts/setup.sh installs it)"
+command -v parallel >/dev/null || skip "GNU parallel is not installed (Debian: apt-get install parallel; scripts/setup.sh --tests installs it)"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 make_scale_input

@@ -14,7 +14,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/scale_common.sh"
 for tool in munged mungekey slurmctld slurmd sbatch squeue sinfo scontrol; do
   command -v "$tool" >/dev/null ||
-    skip "$tool is not installed (Debian: apt-get install slurm-wlm munge; scripts/setup.sh installs them)"
+    skip "$tool is not installed (Debian: apt-get install slurm-wlm munge; scripts/setup.sh --tests installs them)"
 done
 
 T=$(mktemp -d)
