@@ -11,6 +11,7 @@
 #include "diff_image.hpp"
 #include "error.hpp"
 #include "message_line.hpp"
+#include "report_errors.hpp"
 #include "report_json.hpp"
 
 namespace gpuimg {
@@ -142,14 +143,7 @@ CompareCommand CompareCli::command() const {
 }
 
 int run_compare(const CompareCommand& cmd) {
-  try {
-    return execute(cmd);
-  } catch (const Error& e) {
-    print_message(e.what());
-  } catch (const std::bad_alloc&) {
-    print_message("out of memory");
-  }
-  return static_cast<int>(CompareExit::error);
+  return report_errors_exiting(static_cast<int>(CompareExit::error), [&] { return execute(cmd); });
 }
 
 }  // namespace gpuimg

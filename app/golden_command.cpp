@@ -21,6 +21,7 @@
 #include "planned_read.hpp"
 #include "manifest.hpp"
 #include "message_line.hpp"
+#include "report_errors.hpp"
 #include "op_options.hpp"
 #include "printable.hpp"
 
@@ -279,15 +280,7 @@ GoldenCommand GoldenCli::command() const {
 }
 
 int run_golden(const GoldenCommand& cmd) {
-  try {
-    return execute(cmd);
-  } catch (const Error& e) {
-    std::fflush(stdout);
-    print_message(e.what());
-  } catch (const std::bad_alloc&) {
-    print_message("out of memory");
-  }
-  return static_cast<int>(CompareExit::error);
+  return report_errors_exiting(static_cast<int>(CompareExit::error), [&] { return execute(cmd); });
 }
 
 }  // namespace gpuimg

@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "message_line.hpp"
+#include "report_errors.hpp"
 #include "run_report.hpp"
 
 namespace gpuimg {
@@ -113,15 +114,7 @@ ReportCli::ReportCli(CLI::App& parent) {
 }
 
 int run_report(const ReportCommand& cmd) {
-  try {
-    return execute(cmd);
-  } catch (const Error& e) {
-    std::fflush(stdout);
-    print_message(e.what());
-  } catch (const std::bad_alloc&) {
-    print_message("out of memory");
-  }
-  return static_cast<int>(ExitCode::usage);
+  return report_errors_exiting(static_cast<int>(ExitCode::usage), [&] { return execute(cmd); });
 }
 
 }  // namespace gpuimg

@@ -1,6 +1,7 @@
 #pragma once
-// The outermost frame of the image-processing commands: an Error becomes its
-// one line and exit code, running out of memory one line and exit 1.
+// The outermost frames of the commands: an Error becomes its one line, and
+// an exit code.
+#include <cstdio>
 #include <new>
 #include <string>
 
@@ -9,7 +10,8 @@
 
 namespace gpuimg {
 
-// `subject` names what ran out of memory ("in.png: out of memory"); empty
+// The image-processing commands: an Error's own exit code, running out of
+// memory exit 1. `subject` names what ran out of memory ("in.png: out of memory"); empty
 // for a whole batch.
 template <class F> int report_errors(const std::string& subject, F&& body) {
   try {
@@ -21,6 +23,22 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
     print_message((subject.empty() ? "" : subject + ": ") + "out of memory");
     return static_cast<int>(ExitCode::failure);
   }
+}
+
+// compare, golden and report, whose exit 1 means "different" or "a file
+// failed": every error, out of memory too, exits `code` (2), after what
+// they printed on stdout so far.
+template <class F> int report_errors_exiting(int code, F&& body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    print_message(e.what());
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    print_message("out of memory");
+  }
+  return code;
 }
 
 }  // namespace gpuimg

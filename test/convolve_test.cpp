@@ -15,6 +15,7 @@
 #include "convolve_kernels.hpp"
 #include "image_compare.hpp"
 #include "oracles.hpp"
+#include "run_one.hpp"
 #include "pipeline.hpp"
 #include "plan.hpp"
 #if GPUIMG_WITH_OPENCV
@@ -26,12 +27,6 @@ namespace {
 
 // 1x1, a row, a column, odd sizes, and images smaller than 31x31.
 std::vector<std::pair<int, int>> sizes() { return {{1, 1}, {37, 1}, {1, 41}, {33, 17}, {2, 3}, {70, 45}}; }
-
-Image run_one(const Image& in, const OpRecord& rec) {
-  Image out = in;
-  run_cpu(out, {rec});
-  return out;
-}
 
 TEST(Convolve, EveryKernelMatchesTheLoopAndFilter2D) {
   std::uint32_t seed = 300;

@@ -13,16 +13,11 @@
 #include "backend.hpp"
 #include "image_compare.hpp"
 #include "oracles.hpp"
+#include "run_one.hpp"
 #include "pipeline.hpp"
 
 namespace gpuimg::test {
 namespace {
-
-Image run_one(const Image& in, const OpRecord& rec) {
-  Image out = in;
-  run_cpu(out, {rec});
-  return out;
-}
 
 std::string number(double v) {
   char text[32];

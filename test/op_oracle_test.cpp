@@ -8,6 +8,7 @@
 #include "image_compare.hpp"
 #include "op_cases.hpp"
 #include "oracles.hpp"
+#include "run_one.hpp"
 #if GPUIMG_WITH_OPENCV
 #include "convolve_checks.hpp"
 #include "opencv_oracles.hpp"
@@ -15,12 +16,6 @@
 
 namespace gpuimg::test {
 namespace {
-
-Image run_one(const Image& in, const OpRecord& rec) {
-  Image out = in;
-  run_cpu(out, {rec});
-  return out;
-}
 
 // The brute-force blur is O(R^2) per pixel: only where that stays cheap.
 bool brute_force_ok(const Image& in, const Blur::Params& p) {
