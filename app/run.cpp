@@ -23,8 +23,11 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-void print_plan(const Command& cmd, const Shape& input, const Pipeline& planned, const BackendSelection& where,
-                const RunTimes& t, double decode_ms, double device_ms) {
+void print_plan(const Command& cmd, const Shape& input, const BackendSelection& where, const RunTimes& t,
+                double decode_ms, double device_ms) {
+  // The passes as the backend that ran them grouped the stages.
+  const Pipeline planned = plan_pipeline(cmd.pipeline, input, UINT64_MAX, printable(cmd.input),
+                                         where.backend == Backend::cuda ? PlanFor::cuda : PlanFor::cpu);
   std::fprintf(stderr, "gpuimg: %s: %s, decoded in %.1f ms\n", printable(cmd.input).c_str(), describe(input).c_str(),
                decode_ms);
   std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
@@ -77,8 +80,7 @@ int execute(const Command& cmd, std::string& device) {
     else
       device_ms = ms_since(start);
   }
-  PlannedImage decoded = decode_planned(input, cmd.pipeline, cmd.read);
-  Image& img = decoded.image;
+  Image img = decode_planned(input, cmd.pipeline, cmd.read);
   const Shape input_shape = shape_of(img);
   const double decode_ms = ms_since(decode_start);
   BackendSelection where{Backend::cpu, choice.reason};
@@ -90,7 +92,7 @@ int execute(const Command& cmd, std::string& device) {
   device = where.backend == Backend::cuda ? "cuda:0" : "cpu";
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);
-  if (cmd.verbose) print_plan(cmd, input_shape, decoded.planned, where, times, decode_ms, device_ms);
+  if (cmd.verbose) print_plan(cmd, input_shape, where, times, decode_ms, device_ms);
 
   const auto encode_start = Clock::now();
   write_image(cmd.output, img, cmd.write);

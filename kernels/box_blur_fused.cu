@@ -12,11 +12,13 @@
 //
 // R is a template parameter: the window indices then fold to constants and
 // the sums stay in registers, and (2R+1)^2 is a constant divisor, which
-// compiles to a multiply.
+// compiles to a multiply. Fused (8-bit): the pass's tables apply to each
+// sample a lane takes from a staged row and to each result (pass_tables.cuh).
 #include <algorithm>
 #include <cstdint>
 
 #include "box_blur_paths.hpp"
+#include "pass_tables.cuh"
 #include "row_io.cuh"
 
 namespace gpuimg {
@@ -97,13 +99,32 @@ __device__ __forceinline__ void window_columns(const std::uint32_t (&col)[FusedS
   }
 }
 
-template <class T, int C, int R>
+// Each of the lane's 8-bit samples through a table of the pass. The index
+// is cut to 8 bits: the lanes whose outputs lie in the strips' overlap
+// slide their sums over rows they never started, so their means (thrown
+// away) may be anything.
+template <int C, int N> __device__ __forceinline__ void map_lane(std::uint32_t (&v)[N], const unsigned char* table) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) v[i] = is_alpha(i % C, C) ? v[i] : table[v[i] & 0xffu];
+}
+
+template <class T, int C, int R, bool Fused>
 __global__ void __launch_bounds__(32 * kWarps)
     fused_blur_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height, int strips,
-                      int band_len, int bands) {
+                      int band_len, int bands, PassTables tables) {
   using S = FusedShape<T, C, R>;
   constexpr std::uint32_t n = (2 * R + 1) * (2 * R + 1);
   extern __shared__ __align__(16) unsigned char smem[];
+  static_assert(!Fused || sizeof(T) == 1, "tables fuse at 8 bits (Blur::takes_tables)");
+  // The tables sit after the warps' buffers (smem_bytes).
+  auto& byte_tables = *reinterpret_cast<ByteTables*>(smem + kWarps * S::kWarpBytes);
+  if constexpr (Fused) {
+    stage_byte_tables(tables, byte_tables);
+    __syncthreads();
+  }
+  const auto taken = [&](std::uint32_t(&v)[S::kLaneCols]) {
+    if constexpr (Fused) map_lane<C>(v, byte_tables.load);
+  };
   const int lane = threadIdx.x % 32;
   unsigned char* mine = smem + (threadIdx.x / 32) * S::kWarpBytes;
   unsigned char* enter_buf = mine;
@@ -135,6 +156,7 @@ __global__ void __launch_bounds__(32 * kWarps)
       __syncwarp();
       std::uint32_t v[S::kLaneCols];
       lane_samples<T, C, R>(enter_buf, first, v);
+      taken(v);
 #pragma unroll
       for (int i = 0; i < S::kLaneCols; ++i) col[i] += v[i];
       __syncwarp();
@@ -165,22 +187,26 @@ __global__ void __launch_bounds__(32 * kWarps)
       // Horizontal: slide over this lane's pixels.
       std::uint32_t win[(S::P + 2 * R) * C];
       window_columns<T, C, R>(col, win);
-      union {
-        T s[S::kLaneCols];
-        std::uint32_t w[S::kLaneWords];
-      } out;
+      std::uint32_t means[S::kLaneCols];
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         std::uint32_t h = 0;
 #pragma unroll
         for (int q = 0; q <= 2 * R; ++q) h += win[q * C + c];
-        out.s[c] = static_cast<T>((h + n / 2) / n);
+        means[c] = (h + n / 2) / n;
 #pragma unroll
         for (int p = 1; p < S::P; ++p) {
           h += win[(p + 2 * R) * C + c] - win[(p - 1) * C + c];
-          out.s[p * C + c] = static_cast<T>((h + n / 2) / n);
+          means[p * C + c] = (h + n / 2) / n;
         }
       }
+      if constexpr (Fused) map_lane<C>(means, byte_tables.store);
+      union {
+        T s[S::kLaneCols];
+        std::uint32_t w[S::kLaneWords];
+      } out;
+#pragma unroll
+      for (int i = 0; i < S::kLaneCols; ++i) out.s[i] = static_cast<T>(means[i]);
       auto* o = reinterpret_cast<std::uint32_t*>(staged) + lane * S::kLaneWords;
 #pragma unroll
       for (int k = 0; k < S::kLaneWords; ++k) o[k] = out.w[k];
@@ -194,6 +220,8 @@ __global__ void __launch_bounds__(32 * kWarps)
         std::uint32_t e[S::kLaneCols], l[S::kLaneCols];
         lane_samples<T, C, R>(enter_buf, enter_at, e);
         lane_samples<T, C, R>(leave_buf, leave_at, l);
+        taken(e);
+        taken(l);
 #pragma unroll
         for (int i = 0; i < S::kLaneCols; ++i) col[i] += e[i] - l[i];
       }
@@ -202,8 +230,9 @@ __global__ void __launch_bounds__(32 * kWarps)
   }
 }
 
-template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
+template <class T, int C, int R, bool Fused> cudaError_t launch(const CudaStage& s) {
   using S = FusedShape<T, C, R>;
+  constexpr std::size_t smem_bytes = kWarps * S::kWarpBytes + (Fused ? sizeof(ByteTables) : 0);
   const int strips = (s.in.width + S::kOutPx - 1) / S::kOutPx;
   // One wave: as many warps as the GPU holds at once, each a band of rows.
   // (A second, partial wave would leave most SMs idle while it runs.) A
@@ -214,7 +243,7 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   int device = 0, slots = 0, l2_bytes = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device); e != cudaSuccess) return e;
-  if (cudaError_t e = resident_blocks(fused_blur_kernel<T, C, R>, 32 * kWarps, kWarps * S::kWarpBytes, slots);
+  if (cudaError_t e = resident_blocks(fused_blur_kernel<T, C, R, Fused>, 32 * kWarps, smem_bytes, slots);
       e != cudaSuccess)
     return e;
   const bool in_l2 = 2 * static_cast<long long>(s.in.width) * s.in.height * S::kPixelBytes <= l2_bytes;
@@ -222,16 +251,21 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   const int bands = (s.in.height + band_len - 1) / band_len;
   const long long warps = 1LL * strips * bands;
   const int blocks = static_cast<int>(std::min<long long>((warps + kWarps - 1) / kWarps, 1 << 20));
-  fused_blur_kernel<T, C, R><<<blocks, 32 * kWarps, kWarps * S::kWarpBytes, s.stream>>>(
-      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.in.height, strips, band_len, bands);
+  fused_blur_kernel<T, C, R, Fused><<<blocks, 32 * kWarps, smem_bytes, s.stream>>>(
+      static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.in.height, strips, band_len, bands,
+      s.tables);
   return cudaGetLastError();
 }
 
 template <class T, int C, int R> cudaError_t launch_radius(const CudaStage& s, int radius) {
   if constexpr (R > Blur::kMaxFusedRadius)
     return cudaErrorInvalidValue;
+  else if (radius != R)
+    return launch_radius<T, C, R + 1>(s, radius);
+  else if constexpr (sizeof(T) == 1)
+    return s.tables.any() ? launch<T, C, R, true>(s) : launch<T, C, R, false>(s);
   else
-    return radius == R ? launch<T, C, R>(s) : launch_radius<T, C, R + 1>(s, radius);
+    return s.tables.any() ? cudaErrorInvalidValue : launch<T, C, R, false>(s);
 }
 
 template <class T> cudaError_t launch_channels(const CudaStage& s, int radius) {

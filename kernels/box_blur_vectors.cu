@@ -15,11 +15,15 @@
 // 3 and 8, where the fused kernel, staging rows through shared memory, took
 // 0.127, 0.136 and 0.157; at 7680x4320 gray, 0.034 and 0.041 at R = 1 and 3
 // against 0.071 and 0.077.
+//
+// Fused: the pass's tables apply to each row vector a lane takes into its
+// sums and to each vector it writes (pass_tables.cuh).
 #include <algorithm>
 #include <cstdint>
 
 #include "box_blur_paths.hpp"
 #include "byte_lanes.hpp"
+#include "pass_tables.cuh"
 
 namespace gpuimg {
 namespace {
@@ -56,11 +60,21 @@ template <int C, int R> struct VectorShape {
   static_assert(kMaxNumerator * M < (1ull << 32), "the product fits 32 bits");
 };
 
-template <int C, int R>
+template <int C> __device__ __forceinline__ uint4 map_vector(const uint4& u, const unsigned char* table) {
+  return make_uint4(map_word<C>(u.x, table), map_word<C>(u.y, table), map_word<C>(u.z, table),
+                    map_word<C>(u.w, table));
+}
+
+template <int C, int R, bool Fused>
 __global__ void __launch_bounds__(32 * kWarps)
     vector_blur_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, int vectors, int height, int strips,
-                       int band) {
+                       int band, PassTables tables) {
   using S = VectorShape<C, R>;
+  extern __shared__ ByteTables bytes[];  // Fused: the pass's tables
+  if constexpr (Fused) {
+    stage_byte_tables(tables, bytes[0]);
+    __syncthreads();
+  }
   const int lane = threadIdx.x % 32;
   const int strip = blockIdx.x * kWarps + threadIdx.x / 32;
   if (strip >= strips) return;  // the whole warp
@@ -100,6 +114,7 @@ __global__ void __launch_bounds__(32 * kWarps)
       u = make_uint4(__byte_perm(word, 0, select[0]), __byte_perm(word, 0, select[1]), __byte_perm(word, 0, select[2]),
                      __byte_perm(word, 0, select[3]));
     }
+    if constexpr (Fused) u = map_vector<C>(u, bytes[0].load);
     return u;
   };
 
@@ -168,7 +183,9 @@ __global__ void __launch_bounds__(32 * kWarps)
         for (int j = 0; j < 4; ++j) t[j] = h[4 * w + j] * S::M + S::n / 2 * S::M;
         out[w] = __byte_perm(__byte_perm(t[0], t[1], 0x0073), __byte_perm(t[2], t[3], 0x7300), 0x7610);
       }
-      if (writes) dst[static_cast<std::size_t>(yy) * vectors + v] = make_uint4(out[0], out[1], out[2], out[3]);
+      uint4 result = make_uint4(out[0], out[1], out[2], out[3]);
+      if constexpr (Fused) result = map_vector<C>(result, bytes[0].store);
+      if (writes) dst[static_cast<std::size_t>(yy) * vectors + v] = result;
 
       if (yy + 1 < y1) {
         const uint4 e = own(entering[d]), l = own(leaving[d]);
@@ -182,20 +199,21 @@ __global__ void __launch_bounds__(32 * kWarps)
   }
 }
 
-template <int C, int R> cudaError_t launch(const CudaStage& s) {
-  const auto kernel = vector_blur_kernel<C, R>;
+template <int C, int R, bool Fused> cudaError_t launch(const CudaStage& s) {
+  const auto kernel = vector_blur_kernel<C, R, Fused>;
   using S = VectorShape<C, R>;
+  constexpr std::size_t smem = Fused ? sizeof(ByteTables) : 0;
   const int vectors = s.in.width * C / 16;
   const int strips = (vectors + S::kOutLanes - 1) / S::kOutLanes;
   int slots = 0;
-  if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
+  if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, smem, slots); e != cudaSuccess) return e;
   const int across = (strips + kWarps - 1) / kWarps;
   const int bands = std::max(1, kBlocksPerSlot * slots / across);
   const int band =
       std::max({(s.in.height + bands - 1) / bands, 2 * R + 1, (s.in.height + kMaxGridY - 1) / kMaxGridY});
   const dim3 grid(across, (s.in.height + band - 1) / band);
-  kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const uint4*>(s.src), static_cast<uint4*>(s.dst), vectors,
-                                             s.in.height, strips, band);
+  kernel<<<grid, 32 * kWarps, smem, s.stream>>>(static_cast<const uint4*>(s.src), static_cast<uint4*>(s.dst), vectors,
+                                                s.in.height, strips, band, s.tables);
   return cudaGetLastError();
 }
 
@@ -203,7 +221,8 @@ template <int C, int R> cudaError_t launch_radius(const CudaStage& s, int radius
   if constexpr (R > Blur::kMaxFusedRadius)
     return cudaErrorInvalidValue;
   else
-    return radius == R ? launch<C, R>(s) : launch_radius<C, R + 1>(s, radius);
+    return radius == R ? (s.tables.any() ? launch<C, R, true>(s) : launch<C, R, false>(s))
+                       : launch_radius<C, R + 1>(s, radius);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "registry.hpp"
 #include "remap.hpp"
 #include "resample.hpp"
+#include "tables.hpp"
 
 namespace gpuimg {
 
@@ -28,6 +29,7 @@ struct CudaStage {
   // where it has none.
   const std::int32_t* data;
   const std::int32_t* host_data;
+  PassTables tables;  // on the device; both null but where the stage's op takes tables (op_spec.hpp)
 };
 
 // The most blocks a grid may have along y.

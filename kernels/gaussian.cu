@@ -155,7 +155,8 @@ template <class T, class Store> cudaError_t launch_passes(const CudaStage& s, co
 }
 
 template <class T> cudaError_t launch_blur(const CudaStage& s) {
-  return launch_passes<T>(s, StoreBlur<T>{static_cast<T*>(s.dst), 1LL * s.in.width * s.in.channels});
+  return launch_passes<T>(s, StoreBlur<T>{static_cast<T*>(s.dst), 1LL * s.in.width * s.in.channels,
+                                          s.tables.store ? s.tables.store + 1 : nullptr, s.in.channels});
 }
 
 template <class T> cudaError_t launch_unsharp(const CudaStage& s, const Unsharp::Params& p) {

@@ -15,7 +15,8 @@
 // once. The strip's r pixels either side only feed their neighbours: strips
 // overlap by 2r pixels. The sum is the same exact integer as gaussian.cu's,
 // whose passes run in the other order (gaussian_weights.hpp), so the bytes
-// are the same.
+// are the same. A fused pass's load table (PassTables, tables.hpp) applies
+// to each sample as it enters a column; its store table, in StoreBlur.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -33,7 +34,8 @@ constexpr long long kMaxBlocks = 1 << 20;
 template <class T, int R, class Store>
 __global__ void __launch_bounds__(kThreads)
     fused_gaussian_kernel(const T* __restrict__ src, int width, int height, int channels,
-                          const std::int32_t* __restrict__ data, Store store, int strips, int bands) {
+                          const std::int32_t* __restrict__ data, const std::int32_t* __restrict__ load, Store store,
+                          int strips, int bands) {
   using Line = typename GaussianSums<T>::Line;
   __shared__ Line sums[2][kThreads];  // a row's vertical sums, alternate rows in alternate halves
   std::uint32_t w[R + 1];
@@ -49,8 +51,13 @@ __global__ void __launch_bounds__(kThreads)
     // The column's pixel, edges replicated: j may lie r pixels either side of the row.
     const long long shifted = j + reach;
     const int px = clamp_index(static_cast<int>(shifted / channels) - R, width);
-    const T* column = src + static_cast<long long>(px) * channels + shifted % channels;
-    const auto at = [&](int y) { return int(column[clamp_index(y, height) * row_len]); };
+    const int c = static_cast<int>(shifted % channels);
+    const T* column = src + static_cast<long long>(px) * channels + c;
+    const std::int32_t* table = load && !is_alpha(c, channels) ? load + 1 : nullptr;
+    const auto at = [&](int y) {
+      const int v = column[clamp_index(y, height) * row_len];
+      return table ? __ldg(table + v) : v;
+    };
     int a[2 * R + 1];  // rows y - R .. y + R of the column
 #pragma unroll
     for (int m = 1; m <= 2 * R; ++m) a[m] = at(y0 - R - 1 + m);
@@ -87,7 +94,8 @@ template <class T, int R, class Store> cudaError_t launch(const CudaStage& s, co
   if (strips > INT_MAX) return cudaErrorInvalidValue;
   const int blocks = static_cast<int>(std::min(strips * bands, kMaxBlocks));
   fused_gaussian_kernel<T, R, Store><<<blocks, kThreads, 0, s.stream>>>(
-      static_cast<const T*>(s.src), s.in.width, s.in.height, s.in.channels, s.data, store, int(strips), bands);
+      static_cast<const T*>(s.src), s.in.width, s.in.height, s.in.channels, s.data, s.tables.load, store,
+      int(strips), bands);
   return cudaGetLastError();
 }
 

@@ -93,7 +93,8 @@ __device__ __forceinline__ void two_medians(const std::uint32_t (&w)[2 * R + 1][
 
 template <class T, int C, int R>
 __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<R>)
-    median_network_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height, int tiles_y) {
+    median_network_kernel(const T* __restrict__ src, T* __restrict__ dst, int width, int height, int tiles_y,
+                          PassTables tables) {
   using S = NetworkTile<T, C, R>;
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned char* tile = smem;
@@ -140,11 +141,21 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<R>)
         }
       std::uint32_t m[2];
       two_medians<R>(w, m[0], m[1]);
+      // A fused pass's tables are monotone, so the median of the looked-up
+      // window is the looked-up median: both apply here, load then store.
+      const bool mapped = tables.any() && !is_alpha(c, C);
+      const auto finish = [&](std::uint32_t v) {
+        if (mapped) {
+          if (tables.load) v = __ldg(tables.load + 1 + v);
+          if (tables.store) v = __ldg(tables.store + 1 + v);
+        }
+        return static_cast<T>(v);
+      };
 #pragma unroll
       for (int p = 0; p < 2; ++p) {
         const int at = ((2 * lane + p) * C + c) * static_cast<int>(sizeof(T));
-        *reinterpret_cast<T*>(out_upper + at) = static_cast<T>(m[p] & 0xffffu);
-        *reinterpret_cast<T*>(out_lower + at) = static_cast<T>(m[p] >> 16);
+        *reinterpret_cast<T*>(out_upper + at) = finish(m[p] & 0xffffu);
+        *reinterpret_cast<T*>(out_lower + at) = finish(m[p] >> 16);
       }
     }
     __syncwarp();
@@ -175,7 +186,7 @@ template <class T, int C, int R> cudaError_t launch(const CudaStage& s) {
   const dim3 grid(tiles_x, std::min(tiles_y, kMaxGridY));
   kernel<<<grid, dim3(32, kWarps), S::kSharedBytes, s.stream>>>(static_cast<const T*>(s.src),
                                                                  static_cast<T*>(s.dst), s.in.width, s.in.height,
-                                                                 tiles_y);
+                                                                 tiles_y, s.tables);
   return cudaGetLastError();
 }
 

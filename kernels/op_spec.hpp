@@ -120,6 +120,18 @@ template <class Op>
 struct HasStageData<Op, std::void_t<decltype(Op::stage_data(std::declval<const typename Op::Params&>(),
                                                              std::declval<const Shape&>()))>> : std::true_type {};
 
+// An op whose GPU paths can apply lookup tables to the samples they load
+// and store declares takes_tables(const Params&, const Shape& in): whether
+// its path for these parameters and this input does. On the GPU the planner
+// then runs the runs of table stages just before and after such a stage in
+// its pass (lib/table_pass.hpp), unless a run reads its input's range, and
+// CudaStage::tables holds their tables (PassTables in tables.hpp), so the
+// image is read and written once for all of them.
+template <class Op, class = void> struct TakesTables : std::false_type {};
+template <class Op>
+struct TakesTables<Op, std::void_t<decltype(Op::takes_tables(std::declval<const typename Op::Params&>(),
+                                                             std::declval<const Shape&>()))>> : std::true_type {};
+
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>
 struct HasPlan<Op, std::void_t<decltype(Op::plan(std::declval<typename Op::Params&>(), std::declval<const Shape&>()))>>

@@ -43,4 +43,16 @@ struct TableData {
   GPUIMG_HD const std::int32_t* table(int c) const { return data + 1 + (shared() ? 0 : c) * (max + 1); }
 };
 
+// The tables a stage applies in a fused pass (TakesTables in op_spec.hpp):
+// `load` to every sample it reads, `store` to every sample it writes, each
+// in TableData's layout, or null. Alpha samples pass both unchanged. Both
+// are shared by the colour channels, never per channel: the planner does
+// not fuse a run that reads its range.
+struct PassTables {
+  const std::int32_t* load;
+  const std::int32_t* store;
+
+  GPUIMG_HD bool any() const { return load != nullptr || store != nullptr; }
+};
+
 }  // namespace gpuimg

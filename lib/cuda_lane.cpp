@@ -91,7 +91,7 @@ void CudaLane::State::make_tables(std::size_t stage, const void* input, cudaStre
 }
 
 void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
-  planned = plan_pipeline(pipeline, input);
+  planned = plan_pipeline(pipeline, input, UINT64_MAX, "the image", PlanFor::cuda);
   planned_for = input;
   host_data.clear();
   std::vector<std::size_t> at;
@@ -185,10 +185,17 @@ void CudaLane::run(Image& img, RunTimes* times) {
       continue;
     }
     if (is_table_stage(rec) && pass_reads_range(s.planned, i)) s.make_tables(i, src, stream);
-    const CudaStage stage{src, dst, rec.in, rec.out, s.scratch.get(), stream, s.word_tables[i], s.device_data[i],
-                          s.host_data[i].empty() ? nullptr : s.host_data[i].data()};
-    check_cuda(launch_stage(rec, i, stage, static_cast<const OpRecord*>(s.ops.get())),
-               "launching stage " + std::to_string(i + 1) + " (" + describe(rec) + ")");
+    // A pass of tables alone is its lookup; otherwise its one stage that is
+    // not a table runs it, with the tables before and after it.
+    const PassParts parts = pass_parts(s.planned, i);
+    const bool lookup = parts.core == parts.end;
+    const std::size_t at = lookup ? parts.first : parts.core;
+    const PassTables tables{!lookup && parts.first < parts.core ? s.device_data[parts.first] : nullptr,
+                            parts.core + 1 < parts.end ? s.device_data[parts.core + 1] : nullptr};
+    const CudaStage stage{src, dst, rec.in, s.planned[at].out, s.scratch.get(), stream, s.word_tables[at],
+                          s.device_data[at], s.host_data[at].empty() ? nullptr : s.host_data[at].data(), tables};
+    check_cuda(launch_stage(s.planned[at], static_cast<int>(at), stage, static_cast<const OpRecord*>(s.ops.get())),
+               "launching stage " + std::to_string(at + 1) + " (" + describe(s.planned[at]) + ")");
     std::swap(src, dst);
     mark();
   }

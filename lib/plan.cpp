@@ -20,10 +20,41 @@ void fuse_table_stages(Pipeline& planned) {
   }
 }
 
+bool takes_tables(const OpRecord& rec) {
+  bool takes = false;
+  visit_op(rec.id, [&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if constexpr (TakesTables<Op>::value) takes = Op::takes_tables(rec.get<Op>(), rec.in);
+  });
+  return takes;
+}
+
+// The GPU runs the table passes just before and after a stage that takes
+// tables inside that stage's pass; a run that reads its input's range
+// stays on its own, as its range is known only once the stage before it
+// has run. A run between two such stages joins the first.
+void fuse_tables_into_neighbours(Pipeline& planned) {
+  std::size_t taken = 0;  // stages before this are in a pass already extended
+  for (std::size_t core = 0; core < planned.size(); ++core) {
+    if (!takes_tables(planned[core])) continue;
+    std::size_t first = core, end = core + 1;
+    if (core > taken && is_table_stage(planned[core - 1])) {
+      std::size_t lead = core - 1;
+      while (planned[lead].span == 0) --lead;
+      if (!pass_reads_range(planned, lead)) first = lead;
+    }
+    if (end < planned.size() && is_table_stage(planned[end]) && !pass_reads_range(planned, end))
+      end += static_cast<std::size_t>(planned[end].span);
+    for (std::size_t i = first; i < end; ++i) planned[i].span = 0;
+    planned[first].span = static_cast<std::int32_t>(end - first);
+    taken = end;
+  }
+}
+
 }  // namespace
 
 Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64_t max_pixels,
-                       const std::string& subject) {
+                       const std::string& subject, PlanFor backend) {
   Pipeline planned = pipeline;
   Shape shape = input;
   for (std::size_t i = 0; i < planned.size(); ++i) {
@@ -51,6 +82,7 @@ Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64
     shape = rec.out;
   }
   fuse_table_stages(planned);
+  if (backend == PlanFor::cuda) fuse_tables_into_neighbours(planned);
   return planned;
 }
 
@@ -66,10 +98,11 @@ std::size_t largest_buffer(const Pipeline& planned) {
 
 std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i) {
   const OpRecord& rec = planned.at(i);
-  if (rec.span == 0) return {};
-  if (is_table_stage(rec))
+  if (is_table_stage(rec)) {
+    if (i > 0 && is_table_stage(planned[i - 1])) return {};
     return pass_reads_range(planned, i) ? std::vector<std::int32_t>(pass_table_entries(planned, i))
                                         : pass_tables(planned, i);
+  }
   std::vector<std::int32_t> data;
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;

@@ -16,12 +16,18 @@ namespace gpuimg {
 // The largest side any stage may produce: sizes travel as int.
 constexpr std::int32_t kMaxSide = 0x7fffffff;
 
+// Which backend a plan is for: the GPU's also runs runs of table stages in
+// the load or store of the stage beside them (TakesTables in op_spec.hpp);
+// on the CPU a lookup pass costs little beside a neighbourhood stage.
+enum class PlanFor { cpu, cuda };
+
 // `pipeline` with every record's in and out shapes set and its parameters
-// resolved. Throws InputError naming `subject` (the input's path) and the
-// stage when a stage cannot be planned for this input (a crop outside it)
-// or its output has more than max_pixels pixels.
+// resolved, and its stages grouped into passes (OpRecord::span,
+// pass_parts in table_pass.hpp). Throws InputError naming `subject` (the
+// input's path) and the stage when a stage cannot be planned for this
+// input (a crop outside it) or its output has more than max_pixels pixels.
 Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64_t max_pixels = UINT64_MAX,
-                       const std::string& subject = "the image");
+                       const std::string& subject = "the image", PlanFor backend = PlanFor::cpu);
 
 // The output shape of a planned pipeline; `input` where it is empty.
 Shape planned_output(const Pipeline& planned, const Shape& input);
@@ -30,12 +36,13 @@ Shape planned_output(const Pipeline& planned, const Shape& input);
 // buffers the stages ping-pong between must hold.
 std::size_t largest_buffer(const Pipeline& planned);
 
-// The data of the pass that planned[i] leads, built on the host once per
-// plan and used by both backends (the GPU's copy uploaded beside the
-// records): a resample stage's tables, a table pass's composed tables
-// (table_pass.hpp), what an op declares as its stage_data (op_spec.hpp);
-// empty for the other stages and for stages that lead no pass. A table pass that reads its input's range gets room for its
-// tables, made when that range is known.
+// The data planned[i] brings to its pass, built on the host once per plan
+// and used by both backends (the GPU's copy uploaded beside the records): a
+// resample stage's tables, what an op declares as its stage_data
+// (op_spec.hpp), and for the first stage of a run of table stages the run's
+// composed tables (table_pass.hpp); empty for the other stages. A run that
+// reads its input's range gets room for its tables, made when that range
+// is known.
 std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i);
 
 Shape shape_of(const Image& img);

@@ -8,13 +8,13 @@ InputFile read_planned_input(const std::string& path, const Pipeline& pipeline, 
   return input;
 }
 
-PlannedImage decode_planned(const InputFile& input, const Pipeline& pipeline, const ReadOptions& opts) {
-  PlannedImage out{decode_input(input, opts), {}};
-  out.planned = plan_pipeline(pipeline, shape_of(out.image), opts.max_pixels, input.path);
-  return out;
+Image decode_planned(const InputFile& input, const Pipeline& pipeline, const ReadOptions& opts) {
+  Image image = decode_input(input, opts);
+  plan_pipeline(pipeline, shape_of(image), opts.max_pixels, input.path);
+  return image;
 }
 
-PlannedImage read_planned(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts) {
+Image read_planned(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts) {
   return decode_planned(read_planned_input(path, pipeline, opts), pipeline, opts);
 }
 

@@ -13,15 +13,10 @@ namespace gpuimg {
 // read_input, then the plan checked from the header where it gives a size.
 InputFile read_planned_input(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts);
 
-struct PlannedImage {
-  Image image;
-  Pipeline planned;  // for image's shape
-};
-
-// decode_input, then the plan made for the decoded shape.
-PlannedImage decode_planned(const InputFile& input, const Pipeline& pipeline, const ReadOptions& opts);
+// decode_input, then the plan checked for the decoded shape.
+Image decode_planned(const InputFile& input, const Pipeline& pipeline, const ReadOptions& opts);
 
 // Both.
-PlannedImage read_planned(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts);
+Image read_planned(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts);
 
 }  // namespace gpuimg

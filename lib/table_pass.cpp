@@ -33,6 +33,13 @@ void apply_stage(const OpRecord& rec, std::vector<std::int32_t>& table, ChannelR
   });
 }
 
+// Where the run of table stages from planned[first] ends.
+std::size_t run_end(const Pipeline& planned, std::size_t first) {
+  std::size_t end = first;
+  while (end < planned.size() && is_table_stage(planned[end])) ++end;
+  return end;
+}
+
 }  // namespace
 
 int colour_channels(const Shape& s) { return s.channels == 2 || s.channels == 4 ? s.channels - 1 : s.channels; }
@@ -43,8 +50,15 @@ bool is_table_stage(const OpRecord& rec) {
   return table;
 }
 
-bool pass_reads_range(const Pipeline& planned, std::size_t first) {
+PassParts pass_parts(const Pipeline& planned, std::size_t first) {
   const std::size_t end = first + static_cast<std::size_t>(planned.at(first).span);
+  std::size_t core = first;
+  while (core < end && is_table_stage(planned[core])) ++core;
+  return {first, core, end};
+}
+
+bool pass_reads_range(const Pipeline& planned, std::size_t first) {
+  const std::size_t end = run_end(planned, first);
   for (std::size_t i = first; i < end; ++i)
     if (reads_range(planned[i])) return true;
   return false;
@@ -65,7 +79,7 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
     throw std::logic_error("a pass that reads its range was given none");
   const int tables = per_channel ? colour_channels(in) : 1;
   std::vector<std::int32_t> data{per_channel ? kTablePerChannel : kTableShared};
-  const std::size_t end = first + static_cast<std::size_t>(planned[first].span);
+  const std::size_t end = run_end(planned, first);
   for (int c = 0; c < tables; ++c) {
     std::vector<std::int32_t> table(static_cast<std::size_t>(max) + 1);
     std::iota(table.begin(), table.end(), 0);

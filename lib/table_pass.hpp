@@ -1,7 +1,9 @@
 #pragma once
-// A pass of table stages (Kind::table, kernels/tables.hpp): consecutive
-// ones, which the planner fuses (OpRecord::span), composed into one lookup
-// table per colour channel, exact by construction.
+// A run of table stages (Kind::table, kernels/tables.hpp): consecutive
+// ones, which the planner fuses into one pass (OpRecord::span), composed
+// into one lookup table per colour channel, exact by construction. On the
+// GPU a run may also join the pass of the stage beside it, which applies
+// the tables to the samples it loads or stores (TakesTables in op_spec.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,18 +22,28 @@ bool is_table_stage(const OpRecord& rec);
 // The channels tables map: all but alpha.
 int colour_channels(const Shape& shape);
 
-// Whether a stage of the pass that starts at planned[first] reads its
-// input's range (--normalize): the pass then needs its own input's range,
-// per channel, before its tables can be made.
+// The parts of the pass that planned[first] leads: the table stages
+// before `core` run on the samples that stage loads, those after it on the
+// samples it stores. core == end in a pass of table stages alone; first ==
+// core, end == core + 1 for a stage on its own.
+struct PassParts {
+  std::size_t first, core, end;
+};
+PassParts pass_parts(const Pipeline& planned, std::size_t first);
+
+// Whether a stage of the run of table stages that starts at planned[first]
+// reads its input's range (--normalize): the run then needs its own input's
+// range, per channel, before its tables can be made.
 bool pass_reads_range(const Pipeline& planned, std::size_t first);
 
-// The pass's data in the layout of TableData (tables.hpp). `range`: the
-// pass input's range per channel, where pass_reads_range holds; ignored
-// elsewhere. The entries of every table are samples of the output depth.
+// The data of the run of table stages that starts at planned[first], in the
+// layout of TableData (tables.hpp). `range`: the run input's range per
+// channel, where pass_reads_range holds; ignored elsewhere. The entries of
+// every table are samples of the output depth.
 std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first,
                                       const std::vector<ChannelRange>& range = {});
 
-// How many entries pass_tables gives for the pass at planned[first].
+// How many entries pass_tables gives for the run at planned[first].
 std::size_t pass_table_entries(const Pipeline& planned, std::size_t first);
 
 }  // namespace gpuimg

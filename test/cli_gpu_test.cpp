@@ -41,5 +41,29 @@ TEST_F(CliGpu, AutoChoosesCudaForAHeavyPipeline) {
   EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("auto.png"))));
 }
 
+// -v names the passes the GPU ran: the chain is one pass there, as
+// the tables run in the blur's load and store; the CPU keeps its lookups.
+TEST_F(CliGpu, VerboseShowsTheTablesInTheBlursPass) {
+  GPUIMG_REQUIRE_GPU();
+  TempDir tmp;
+  const std::vector<std::string> chain = {"--levels", "5%,95%", "--gamma", "1.8", "--blur", "3", "--invert"};
+  const auto verbose_run = [&](const std::string& device) {
+    std::vector<std::string> args = {(data_dir() / "scene.png").string(), "-v"};
+    args.insert(args.end(), chain.begin(), chain.end());
+    args.insert(args.end(), {"--device", device, tmp.file(device + ".png")});
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.err;
+  };
+  const std::string gpu = verbose_run("cuda"), cpu = verbose_run("cpu");
+  EXPECT_NE(gpu.find("(stages 1-4, one pass)"), std::string::npos) << gpu;
+  for (const char* stage : {"stage 2: gamma", "stage 3: blur R=3", "stage 4: invert"})
+    EXPECT_NE(gpu.find(std::string(stage) + std::string(" ")), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find("in stage 1's pass"), std::string::npos) << gpu;
+  EXPECT_NE(cpu.find("(stages 1-2, one pass)"), std::string::npos) << cpu;
+  EXPECT_EQ(cpu.find("stages 1-4"), std::string::npos) << cpu;
+  EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("cuda.png"))));
+}
+
 }  // namespace
 }  // namespace gpuimg::test

@@ -48,6 +48,59 @@ TEST(TablePass, PlannerFusesEachRunOfTableStages) {
   EXPECT_EQ(pass_table_entries(planned, 3), 1u + 3 * 256) << "normalize: a table per colour channel";
 }
 
+std::vector<int> spans_of(const Pipeline& planned) {
+  std::vector<int> spans;
+  for (const OpRecord& rec : planned) spans.push_back(rec.span);
+  return spans;
+}
+
+Pipeline plan_for_cuda(const std::vector<std::vector<std::string>>& words, Shape shape = Shape{40, 30, 3, 1}) {
+  return plan_pipeline(stages(words), shape, UINT64_MAX, "the image", PlanFor::cuda);
+}
+
+// On the GPU the runs before and after a blur the one-pass paths take run
+// in its load and store; each run's tables stay with its first stage, the
+// blur's data with the blur.
+TEST(TablePass, GpuPlanRunsTablesInTheBlursPass) {
+  const std::vector<std::vector<std::string>> issue = {
+      {"levels", "5%,95%"}, {"gamma", "1.8"}, {"blur", "3"}, {"invert"}};
+  EXPECT_EQ(spans_of(plan_pipeline(stages(issue), Shape{40, 30, 3, 1})), (std::vector<int>{2, 0, 1, 1}))
+      << "the CPU's plan keeps its lookups";
+  const Pipeline planned = plan_for_cuda(issue);
+  EXPECT_EQ(spans_of(planned), (std::vector<int>{4, 0, 0, 0}));
+  const PassParts parts = pass_parts(planned, 0);
+  EXPECT_EQ(parts.core, 2u);
+  EXPECT_EQ(parts.end, 4u);
+  EXPECT_EQ(stage_data(planned, 0).size(), 1u + 256);
+  EXPECT_TRUE(stage_data(planned, 1).empty());
+  EXPECT_TRUE(stage_data(planned, 2).empty()) << "the blur has no data of its own";
+  EXPECT_EQ(stage_data(planned, 3).front(), kTableComplement);
+
+  EXPECT_EQ(spans_of(plan_for_cuda({{"blur", "3"}, {"invert"}, {"gamma", "2"}, {"blur", "2"}, {"levels", "0,0.5"}})),
+            (std::vector<int>{3, 0, 0, 2, 0}))
+      << "a run between two blurs goes with the first";
+  EXPECT_EQ(spans_of(plan_for_cuda({{"normalize"}, {"blur", "3"}, {"invert"}, {"normalize"}})),
+            (std::vector<int>{1, 1, 2, 0}))
+      << "a run that reads its range stays on its own";
+  EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {"blur", std::to_string(Blur::kMaxFusedRadius + 1)}, {"invert"}})),
+            (std::vector<int>{1, 1, 1}))
+      << "past the one-pass radii the blur takes no tables";
+  EXPECT_EQ(spans_of(plan_for_cuda({{"gamma", "2"}, {"gaussian", "4"}, {"invert"}, {"gaussian", "4.1"}})),
+            (std::vector<int>{3, 0, 0, 1}))
+      << "the Gaussian's one pass (r <= 12) takes tables, its two passes not";
+  EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {"median", "3"}, {"gamma", "2"}, {"median", "4"}, {"invert"}})),
+            (std::vector<int>{3, 0, 0, 1, 1}))
+      << "the median's networks (R <= 3) take tables, its other paths not";
+  EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {"sharpen", "1"}, {"invert"}})), (std::vector<int>{1, 1, 1}));
+  for (const char* op : {"blur", "gaussian", "median"})
+    EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {op, "1"}, {"invert"}}, Shape{40, 30, 3, 2})),
+              (std::vector<int>{1, 1, 1}))
+        << op << ": 16-bit tables are looked up in a pass of their own";
+  EXPECT_EQ(pass_parts(plan_for_cuda({{"blur", "1"}}), 0).core, 0u);
+  const PassParts lookup = pass_parts(plan_for_cuda({{"invert"}, {"gamma", "2"}}), 0);
+  EXPECT_EQ(lookup.core, lookup.end) << "a pass of tables alone";
+}
+
 // What lets a range-reading stage fuse: every table op is monotone, and
 // its entries stay samples, for every parameter value the matrix takes.
 TEST(TablePass, EveryTableOpIsMonotoneAndStaysInRange) {

@@ -57,6 +57,13 @@ struct Blur {
   // 16-byte vectors), and need no scratch.
   static constexpr int kMaxFusedRadius = 8;
 
+  // Those one-pass paths also apply a fused pass's tables (op_spec.hpp) at
+  // 8 bits. At 16 bits a table has 65536 entries, too many to sit in shared
+  // memory beside the blur's rows: looked up in L2, a fused levels, gamma,
+  // R = 3 and invert took 0.78 ms on the H100 at 7680x4320, where the
+  // blur alone took 0.092 and a lookup pass takes 0.067.
+  static bool takes_tables(const Params& p, const Shape& in) { return in.bytes == 1 && p.radius <= kMaxFusedRadius; }
+
   // Past it, 8-bit images whose rows are whole 32-bit words run in one
   // pass up to kMaxStripRadius (box_blur_strips.cu), a block scanning each
   // row of its strip into prefix sums. Measured on the H100 with

@@ -40,6 +40,11 @@ struct Gaussian {
 
   static void run_cpu(const CpuStage& s, const Params& p);
   static int launch(const CudaStage& s, const Params& p);  // a cudaError_t
+  // Its one pass (gaussian_fused.cu) also applies a fused pass's tables
+  // (op_spec.hpp), at 8 bits only, as the blur's do (ops/blur.hpp).
+  static bool takes_tables(const Params& p, const Shape& in) {
+    return in.bytes == 1 && gaussian_one_pass(gaussian_radius(p.sigma));
+  }
 
   // Two passes of r + 1 multiplies a sample each (pairs folded about the
   // centre), 64-bit sums along x, two of them at 16 bits. Measured on the

@@ -67,6 +67,14 @@ struct Median {
   // R = 2 or 3 (gpuimg_bench times R = 1, 2, 3 and 7).
   static constexpr int kMaxGpuNetworkRadius = 3;
 
+  // The networks also apply a fused pass's tables (op_spec.hpp), at 8 bits
+  // only, as the blur's do (ops/blur.hpp), both after the selection: as the
+  // tables are monotone, the median of looked-up samples is the looked-up
+  // median.
+  static bool takes_tables(const Params& p, const Shape& in) {
+    return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius;
+  }
+
   // The samples in one window, and the rank of its median (from 0).
   GPUIMG_HD static constexpr int window_samples(int radius) { return (2 * radius + 1) * (2 * radius + 1); }
   GPUIMG_HD static constexpr int median_rank(int radius) { return (window_samples(radius) - 1) / 2; }

@@ -92,7 +92,7 @@ class Batch {
     if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
     make_folder(item);
     check_output_path(item.output, {item.input});
-    return read_planned(item.input, settings_.pipeline, settings_.read).image;
+    return read_planned(item.input, settings_.pipeline, settings_.read);
   }
 
   void write(const BatchItem& item, const Image& img) {

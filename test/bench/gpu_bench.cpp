@@ -152,8 +152,10 @@ class Frames {
   std::size_t bytes() const { return bytes_; }
   // Run i's input and output, for a stage with this word table and data.
   CudaStage stage(int i, const OpRecord& rec, const std::uint32_t* word_table = nullptr,
-                  const std::int32_t* data = nullptr, const std::int32_t* host_data = nullptr) const {
-    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table, data, host_data};
+                  const std::int32_t* data = nullptr, const std::int32_t* host_data = nullptr,
+                  PassTables tables = {}) const {
+    return CudaStage{src_[i % sets_], dst_[i % sets_], rec.in, rec.out, scratch_, s_, word_table, data, host_data,
+                     tables};
   }
   void copy(int i) const {
     check(cudaMemcpyAsync(dst_[i % sets_], src_[i % sets_], bytes_, cudaMemcpyDeviceToDevice, s_), "copy");
@@ -328,7 +330,8 @@ int bench(int most, const std::string& only) {
   const std::vector<BenchShape> shapes = {{1920, 1080, 3, 1, "rgb8"},  {3840, 2160, 3, 1, "rgb8"},
                                      {7680, 4320, 3, 1, "rgb8"},  {1920, 1080, 1, 2, "gray16"},
                                      {3840, 2160, 1, 2, "gray16"}, {7680, 4320, 1, 2, "gray16"}};
-  // Each entry one pass: one stage, or table stages that fuse.
+  // Each entry one pass on the GPU: one stage, table stages that fuse, or
+  // those around a stage that takes their tables.
   std::vector<Pipeline> entries;
   for (const char* op : {"invert", "grayscale", "flip", "flop", "transpose"}) entries.push_back({parse_stage(op, {})});
   entries.push_back({parse_stage("sharpen", {"1"})});
@@ -341,6 +344,11 @@ int bench(int most, const std::string& only) {
                      parse_stage("linear", {"1.2,-0.1"}), parse_stage("invert", {}),
                      parse_stage("threshold", {"30%"})});
   entries.push_back({parse_stage("normalize", {})});
+  // Issue 22's example: the GPU runs the tables in the blur's load and
+  // store (8-bit only); the same around the Gaussian and the median.
+  for (const char* op : {"blur", "gaussian", "median"})
+    entries.push_back({parse_stage("levels", {"5%,95%"}), parse_stage("gamma", {"1.8"}),
+                       parse_stage(op, {op == std::string("blur") ? "3" : "1"}), parse_stage("invert", {})});
   for (const char* r : {"1", "3", "8", "25", "64", "256"}) entries.push_back({parse_stage("blur", {r})});
   for (const char* r : {"1", "2", "3", "7"}) entries.push_back({parse_stage("median", {r})});
   // 5x5 convolutions: box-like and fixed random integers (the exact path,
@@ -383,9 +391,12 @@ int bench(int most, const std::string& only) {
     for (Pipeline entry : entries) {
       if (entry.front().id == OpId::Crop)
         entry = {parse_stage("crop", {std::to_string(sh.width * 3 / 4) + "x" + std::to_string(sh.height * 3 / 4)})};
-      plans.push_back(plan_pipeline(entry, input));
-      if (plans.back().front().span != static_cast<int>(entry.size()))
+      plans.push_back(plan_pipeline(entry, input, UINT64_MAX, "the image", PlanFor::cuda));
+      if (plans.back().front().span == static_cast<int>(entry.size())) continue;
+      // Tables around a stage are their own passes at 16 bits: no row.
+      if (std::all_of(entry.begin(), entry.end(), is_table_stage))
         throw std::logic_error("a benchmark entry is not one pass");
+      plans.pop_back();
     }
     std::size_t out_bytes = 0, scratch = 0;
     for (const Pipeline& plan : plans) {
@@ -400,35 +411,48 @@ int bench(int most, const std::string& only) {
     npp.next_shape();
 #endif
     for (const Pipeline& plan : plans) {
-      const OpRecord& rec = plan.front();
+      const PassParts parts = pass_parts(plan, 0);
+      const bool lookup = parts.core == parts.end;
+      const bool around = !lookup && parts.end - parts.first > 1;  // tables run in a stage's load or store
+      const OpRecord& rec = plan[lookup ? 0 : parts.core];
       check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
       const std::vector<std::uint32_t> table = word_table(rec);
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
             "upload word table");
       const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
-      const std::vector<std::int32_t> data = stage_data(plan, 0);
-      std::int32_t* d_data = nullptr;
-      if (!data.empty()) {
-        check(cudaMalloc(&d_data, sizeof(std::int32_t) * data.size()), "cudaMalloc");
-        check(cudaMemcpy(d_data, data.data(), sizeof(std::int32_t) * data.size(), cudaMemcpyHostToDevice),
-              "upload stage data");
-      }
+      const std::vector<std::int32_t> data = stage_data(plan, lookup ? 0 : parts.core);
+      const auto upload = [](const std::vector<std::int32_t>& words) {
+        std::int32_t* d = nullptr;
+        if (!words.empty()) {
+          check(cudaMalloc(&d, sizeof(std::int32_t) * words.size()), "cudaMalloc");
+          check(cudaMemcpy(d, words.data(), sizeof(std::int32_t) * words.size(), cudaMemcpyHostToDevice),
+                "upload stage data");
+        }
+        return d;
+      };
+      std::int32_t* d_data = upload(data);
       const std::int32_t* host_data = data.empty() ? nullptr : data.data();
+      // A pass around a stage: the tables of the runs before and after it.
+      std::int32_t* d_load = !lookup && parts.first < parts.core ? upload(stage_data(plan, parts.first)) : nullptr;
+      std::int32_t* d_store = parts.core + 1 < parts.end ? upload(stage_data(plan, parts.core + 1)) : nullptr;
+      const PassTables tables{d_load, d_store};
       // A pass that reads its input's range runs the reduction first; the
       // range's trip to the host and back as tables is not in the time.
       const bool reads_range = is_table_stage(rec) && pass_reads_range(plan, 0);
       const double ms = timer.median_ms(most, [&](int i) {
-        const CudaStage stage = f.stage(i, rec, stage_table, d_data, host_data);
+        const CudaStage stage = f.stage(i, rec, stage_table, d_data, host_data, tables);
         if (reads_range) check(launch_channel_ranges(stage.src, rec.in, d_ranges, s), "gpuimg range");
         check(launch_stage(rec, 0, stage, d_op), "gpuimg launch");
       });
       // Half of what the stage reads and writes: the table's GB/s counts 2x.
       row(label(plan), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
-      median_other_path(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data), d_op);
+      if (!around) {  // the peers have no such pass
+        median_other_path(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data), d_op);
 #if GPUIMG_BENCH_NPP
-      npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
+        npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
 #endif
-      check(cudaFree(d_data), "cudaFree");
+      }
+      for (std::int32_t* d : {d_data, d_load, d_store}) check(cudaFree(d), "cudaFree");
     }
   }
   check(cudaFree(d_op), "cudaFree");
