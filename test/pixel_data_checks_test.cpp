@@ -145,8 +145,7 @@ TEST(PixelDataChecks, TgaColourIndexPastTheColourMapIsRefused) {
   }
 }
 
-// OpenCV (and stb_image, without it) take an index past the palette
-// biClrUsed names as black, or as whatever the stack held.
+// stb_image takes an index past the palette as whatever its stack held.
 TEST(PixelDataChecks, BmpPaletteIndexPastThePaletteIsRefused) {
   TempDir dir;
   struct Case {
@@ -171,35 +170,6 @@ TEST(PixelDataChecks, BmpPaletteIndexPastThePaletteIsRefused) {
   }
 }
 
-#if GPUIMG_WITH_OPENCV
-// Run-length BMPs, which OpenCV decodes: every index a packet draws is
-// checked, and only those (a literal run's padding, an odd run's unused
-// nibble are not pixels).
-TEST(PixelDataChecks, RunLengthBmpPaletteIndexPastThePaletteIsRefused) {
-  TempDir dir;
-  const Bytes indices = {0, 1, 2, 0, 1, 2, 1, 2};
-  // The bottom row runs (RLE4: one of an odd length), the top a literal run
-  // of 3 (padded) and a run of 1.
-  const Bytes rle8 = {1, 1, 1, 2, 1, 1, 1, 2, 0, 0, 0, 3, 0, 1, 2, 0xee, 1, 0, 0, 0, 0, 1};
-  const Bytes rle4 = {1, 0x1f, 3, 0x21, 0, 0, 0, 3, 0x01, 0x2f, 1, 0x0f, 0, 0, 0, 1};
-  for (const auto& [bpp, data] : {std::pair{8, rle8}, {4, rle4}}) {
-    const int compression = bpp == 8 ? 1 : 2;
-    save(dir.file("ok.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, data, compression));
-    EXPECT_EQ(read_image(dir.file("ok.bmp")).data, rgb_of(indices)) << bpp << " bits";
-    const std::vector<std::pair<std::size_t, std::uint8_t>> damage =
-        bpp == 8 ? std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 9}, {14, 9}}
-                 : std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 0x9f}, {3, 0x29}, {8, 0x09}};
-    for (const auto& [at, value] : damage) {
-      Bytes bad = data;
-      bad[at] = value;
-      save(dir.file("bad.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, bad, compression));
-      EXPECT_EQ(read_error(dir.file("bad.bmp")),
-                dir.file("bad.bmp") + ": corrupt BMP (colour index 9 past the 3-entry palette)")
-          << bpp << " bits, byte " << at;
-    }
-  }
-}
-#endif
 
 }  // namespace
 }  // namespace gpuimg

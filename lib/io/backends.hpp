@@ -49,9 +49,8 @@ Image decode_psd(const Bytes& file, std::uint64_t max_pixels);
 // nullopt where decode_psd refuses the header.
 std::optional<ImageShape> psd_shape(const Bytes& file);
 
-// stb_codec.cpp: stb_image decodes what OpenCV cannot (TGA, GIF) and,
-// without OpenCV, BMP and PNM; stb_image_write encodes TGA and, without
-// OpenCV, BMP. Encoders take 8-bit images only.
+// stb_codec.cpp: stb_image decodes BMP, PNM (P5, P6), TGA and GIF;
+// stb_image_write encodes BMP and TGA. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
 // Frame `index` of a GIF, RGBA 8-bit, as stb_image draws an animation: each
 // frame over those before it, by its disposal method.
@@ -62,19 +61,22 @@ Bytes encode_with_stb(const Image& img, Format format);
 std::string stb_version();
 
 #if GPUIMG_WITH_TIFF
-// tiff_codec.cpp: libtiff, reading only (OpenCV writes TIFF). The page
+// tiff_codec.cpp: libtiff. The page
 // `frame` picks (frames.hpp: one of several must be picked), gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
 // and RGB with alpha; refuses a strip or tile that does not decode whole.
 Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
 std::string libtiff_version();
+// tiff_writer.cpp: LZW, gray, gray+alpha, RGB or RGBA, 8 or 16 bits.
+Bytes encode_tiff(const Image& img);
 #endif
 
-#if GPUIMG_WITH_OPENCV
-// opencv_codec.cpp: WebP, BMP and PNM, and writing TIFF. Checks no pixel
-// limit: the caller does that from header_dims() before decoding.
-Image decode_with_opencv(const Bytes& file, Format format);
-Bytes encode_with_opencv(const Image& img, Format format);
-std::string opencv_version();
-#endif
+// webp_codec.cpp: libwebp. Decodes to RGB, or RGBA where the file has
+// alpha; encodes 8-bit RGB or RGBA losslessly.
+Image decode_webp(const Bytes& file, std::uint64_t max_pixels);
+Bytes encode_webp(const Image& img);
+std::string libwebp_version();
+
+// pnm_writer.cpp: binary PGM (1 channel) or PPM (3), 8 or 16 bits.
+Bytes encode_pnm(const Image& img);
 
 }  // namespace gpuimg

@@ -59,16 +59,9 @@ void check_output_target(const std::string& path, const std::string& format) {
   if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
 }
 
-// OpenCV decodes with its own limit (2^30 pixels) and no way to pass ours,
-// so its formats are decoded only once their header has given the size
-// OpenCV will read; with none, they are refused unread. So is a TIFF: the
-// probe reads its first directory as libtiff does, so a size it cannot
-// read is one libtiff refuses too, and this says why more plainly.
-#if GPUIMG_WITH_OPENCV
-constexpr bool kOpenCvDecodes = true;
-#else
-constexpr bool kOpenCvDecodes = false;
-#endif
+// A WebP or TIFF whose header gives no size is refused unread: the probe
+// reads both as their libraries do, so a size it cannot read is one they
+// refuse too, and this says why more plainly.
 #if GPUIMG_WITH_TIFF
 constexpr bool kLibtiffDecodes = true;
 #else
@@ -77,8 +70,7 @@ constexpr bool kLibtiffDecodes = false;
 
 bool checks_size_itself(Format format) {
   if (format == Format::tiff) return !kLibtiffDecodes;
-  const bool opencv_format = format == Format::bmp || format == Format::pnm || format == Format::webp;
-  return !(kOpenCvDecodes && opencv_format);
+  return format != Format::webp;
 }
 
 constexpr std::uint64_t kMaxJpegScans = 100;
@@ -131,15 +123,9 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
 #else
     case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
 #endif
-#if GPUIMG_WITH_OPENCV
-    case Format::bmp: check_bmp_palette_indices(file); return decode_with_opencv(file, format);
-    case Format::pnm:
-    case Format::webp: return decode_with_opencv(file, format);
-#else
     case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
-    case Format::webp: throw CodecFailure("WebP needs a build with OpenCV");
-#endif
+    case Format::webp: return decode_webp(file, max_pixels);
     case Format::radiance_hdr: break;
   }
   throw CodecFailure("Radiance HDR holds floating-point pixels, which gpuimg does not handle");
@@ -154,8 +140,10 @@ PngSettings png_settings(int level) {
 Bytes encode(const Image& img, Format format, const WriteOptions& opts) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level));
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality);
-#if GPUIMG_WITH_OPENCV
-  if (format != Format::tga) return encode_with_opencv(img, format);
+  if (format == Format::webp) return encode_webp(img);
+  if (format == Format::pnm) return encode_pnm(img);
+#if GPUIMG_WITH_TIFF
+  if (format == Format::tiff) return encode_tiff(img);
 #endif
   return encode_with_stb(img, format);
 }
@@ -371,9 +359,7 @@ std::vector<std::string> readable_extensions() {
 #if GPUIMG_WITH_TIFF
   out.insert(out.end(), {"tif", "tiff"});
 #endif
-#if GPUIMG_WITH_OPENCV
   out.push_back("webp");
-#endif
   return out;
 }
 
@@ -382,9 +368,7 @@ std::string codec_versions() {
 #if GPUIMG_WITH_TIFF
   versions += ", " + libtiff_version();
 #endif
-#if GPUIMG_WITH_OPENCV
-  versions += ", " + opencv_version();
-#endif
+  versions += ", " + libwebp_version();
   return versions + ", " + stb_version();
 }
 

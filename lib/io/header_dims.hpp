@@ -56,8 +56,8 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
 }
 
 // "P6 # comment\n 640 480 ..." : the two numbers after the magic, read as
-// OpenCV's PxM decoder (the one that decodes PNM where OpenCV is built in)
-// reads them: whitespace and '#' comments before a number are skipped, and
+// OpenCV's PxM decoder reads them (probe.cpp asks only whether one is 0):
+// whitespace and '#' comments before a number are skipped, and
 // the byte after its last digit is consumed whatever it is, so in
 // "4000#4000" the '#' starts no comment and the height is 4000.
 inline std::optional<Dims> pnm_dims(const Bytes& b) {

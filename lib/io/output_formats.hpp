@@ -17,27 +17,24 @@ struct OutputFormat {
   bool holds_16bit;
 };
 
-// BMP and WebP alpha is dropped because OpenCV reads back only those
-// layouts (a 4-channel BMP comes back as RGB, WebP has no gray); TIFF
-// gray+alpha is widened because OpenCV's imencode takes 1, 3 or 4 channels. stb_image_write stores BMP as 3-component files, so in that
-// build gray is widened to RGB. PNG, JPEG and TGA are written by the same
-// library in both builds, so the set of writable extensions only grows with
-// OpenCV.
+// WebP has no gray. stb_image_write stores BMP as 24-bit files (gray
+// widened to RGB) or, with alpha, 32-bit ones that many readers take as
+// RGB: alpha is dropped, as it was when OpenCV wrote BMP. TIFF gray+alpha
+// is widened to RGBA, as OpenCV's encoder did, so files written before
+// and now hold the same layouts.
 inline constexpr OutputFormat kOutputFormats[] = {
     {"png", Format::png, kGray | kGrayAlpha | kRgb | kRgba, true},
     {"jpg", Format::jpeg, kGray | kRgb, false},
     {"jpeg", Format::jpeg, kGray | kRgb, false},
-#if GPUIMG_WITH_OPENCV
+#if GPUIMG_WITH_TIFF
     {"tif", Format::tiff, kGray | kRgb | kRgba, true},
     {"tiff", Format::tiff, kGray | kRgb | kRgba, true},
+#endif
     {"webp", Format::webp, kRgb | kRgba, false},
-    {"bmp", Format::bmp, kGray | kRgb, false},
+    {"bmp", Format::bmp, kRgb, false},
     {"pgm", Format::pnm, kGray, true},
     {"ppm", Format::pnm, kRgb, true},
     {"pnm", Format::pnm, kGray | kRgb, true},
-#else
-    {"bmp", Format::bmp, kRgb, false},
-#endif
     {"tga", Format::tga, kGray | kGrayAlpha | kRgb | kRgba, false},
 };
 

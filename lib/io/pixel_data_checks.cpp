@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <string>
 
 #include "backends.hpp"
@@ -88,48 +87,14 @@ void check_index(unsigned index, std::int64_t entries, const char* format, const
                      std::to_string(entries) + "-entry " + table + ")");
 }
 
-// The entries of a BMP's palette as the build's decoder reads them, nullopt
-// for all 2^bpp: OpenCV takes biClrUsed (0: all); stb_image ignores it and
-// takes what fits between the headers and the pixel data (a quirk of its
-// own makes that 4 entries fewer than there are for the oldest, 12-byte
-// header).
-std::optional<std::int64_t> bmp_palette_entries(const Bytes& b, bool core_header) {
-#if GPUIMG_WITH_OPENCV
-  if (core_header || !detail::has(b, 46, 4)) return std::nullopt;
-  const std::uint64_t used = detail::read_uint(b, 46, 4, false);
-  if (used == 0) return std::nullopt;
-  return static_cast<std::int64_t>(used);
-#else
+// The entries of a BMP's palette as stb_image reads them: it ignores
+// biClrUsed and takes what fits between the headers and the pixel data (a
+// quirk of its own makes that 4 entries fewer than there are for the
+// oldest, 12-byte header).
+std::int64_t bmp_palette_entries(const Bytes& b, bool core_header) {
   const auto offset = static_cast<std::int64_t>(detail::read_uint(b, 10, 4, false));
   const auto header = static_cast<std::int64_t>(detail::read_uint(b, 14, 4, false));
   return std::max<std::int64_t>(0, core_header ? (offset - 38) / 3 : (offset - 14 - header) >> 2);
-#endif
-}
-
-// The indices a run-length BMP draws, up to its end-of-bitmap code: a run
-// of one index (RLE4: two alternating, the second only from the second
-// pixel on), a literal run of indices padded to 16 bits, and the end-of-
-// line and delta codes, which draw entry 0.
-void check_bmp_rle_indices(Cursor& c, unsigned bpp, std::int64_t entries) {
-  for (;;) {
-    const int count = c.get8(), value = c.get8();
-    if (c.overran || (count == 0 && value == 1)) return;
-    if (count > 0) {
-      check_index(bpp == 8 ? value : value >> 4, entries, "BMP", "palette");
-      if (bpp == 4 && count > 1) check_index(value & 15, entries, "BMP", "palette");
-    } else if (value == 2) {
-      c.skip(2);
-    } else if (value > 2) {
-      const std::size_t bytes = bpp == 8 ? value : (value + 1) / 2;
-      for (int i = 0; i < value; ++i) {
-        const std::size_t at = c.pos + (bpp == 8 ? i : i / 2);
-        if (at >= c.bytes.size()) return;
-        const unsigned byte = c.bytes[at];
-        check_index(bpp == 8 ? byte : i % 2 ? byte & 15 : byte >> 4, entries, "BMP", "palette");
-      }
-      c.skip((bytes + 1) & ~std::size_t{1});
-    }
-  }
 }
 
 }  // namespace
@@ -201,22 +166,19 @@ void check_tga_colour_indices(const Bytes& file) {
   }
 }
 
-// The headers as OpenCV reads them (stb_image agrees on every file whose
-// palette it reads); the pixel data from bfOffBits, each row padded to 4
-// bytes, the leftmost pixel in the high bits.
+// The headers as stb_image reads them; the pixel data from bfOffBits, each
+// row padded to 4 bytes, the leftmost pixel in the high bits. Run-length
+// files stb_image refuses whole.
 void check_bmp_palette_indices(const Bytes& file) {
   if (!detail::has(file, 0, 34)) return;
   const bool core = detail::read_uint(file, 14, 4, false) == 12;
   const unsigned bpp = static_cast<unsigned>(detail::read_uint(file, core ? 24 : 28, 2, false));
   const std::uint64_t compression = core ? 0 : detail::read_uint(file, 30, 4, false);
   if (bpp != 1 && bpp != 4 && bpp != 8) return;
-  const std::optional<std::int64_t> palette = bmp_palette_entries(file, core);
-  if (!palette || *palette >= (std::int64_t{1} << bpp)) return;  // no index can be past it
-  const std::int64_t entries = *palette;
+  const std::int64_t entries = bmp_palette_entries(file, core);
+  if (compression != 0 || entries >= (std::int64_t{1} << bpp)) return;  // no index can be past it
   Cursor c{file, 0};
   c.skip(detail::read_uint(file, 10, 4, false));
-  if ((compression == 1 && bpp == 8) || (compression == 2 && bpp == 4)) return check_bmp_rle_indices(c, bpp, entries);
-  if (compression != 0) return;
   const auto side = [&](std::size_t at) {
     const std::uint64_t v = detail::read_uint(file, at, core ? 2 : 4, false);
     return core ? v : static_cast<std::uint64_t>(std::abs(static_cast<std::int64_t>(static_cast<std::int32_t>(v))));

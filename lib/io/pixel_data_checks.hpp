@@ -2,8 +2,7 @@
 // Walks over pixel data, before decoding, for what a decoder would fill in
 // silently: stb_image draws whatever a GIF frame's LZW data never reaches
 // as the background, and takes a colour index past a TGA's colour map as
-// entry 0; OpenCV takes one past a BMP's palette as black, and stb_image
-// as whatever its stack held. Each walk reads the data by its decoder's
+// entry 0, and one past a BMP's palette as whatever its stack held. Each walk reads the data by its decoder's
 // own rules, so it refuses exactly what that decoder would invent, and
 // throws CodecFailure with the problem alone. Where the data runs out the
 // walk stops: the decoder reports the truncation itself.
@@ -21,8 +20,8 @@ void check_gif_first_frame(const std::vector<std::uint8_t>& file);
 // its colour map.
 void check_tga_colour_indices(const std::vector<std::uint8_t>& file);
 
-// Every index of a 1-, 4- or 8-bit BMP, uncompressed, RLE4 or RLE8, names
-// an entry of its palette, as long as the build's decoder reads it.
+// Every index of an uncompressed 1-, 4- or 8-bit BMP names an entry of its
+// palette, as long as stb_image reads it.
 void check_bmp_palette_indices(const std::vector<std::uint8_t>& file);
 
 }  // namespace gpuimg

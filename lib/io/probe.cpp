@@ -83,7 +83,7 @@ std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
 }
 
 // The formats stb_image reads, with the least from their own headers (BMP
-// and PNM as above, where OpenCV is not built in): TGA
+// and PNM as above): TGA
 // stores each pixel in whole bytes, its RLE packets at most 128 pixels in
 // 1 + a pixel's bytes. GIF's canvas may be far larger than its first frame.
 std::uint64_t stb_min_bytes(const Bytes& b, Format format, const ImageShape& s) {
@@ -122,7 +122,6 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
     case Format::psd: return psd_shape(file);
     case Format::tga:
     case Format::gif: return stb_probe(file, format);
-#if !GPUIMG_WITH_OPENCV
     case Format::bmp: return stb_probe(file, format);
     case Format::pnm: {
       // stb reads no size from a header whose side is 0, and then refuses
@@ -132,17 +131,14 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
       if (d && (d->width == 0 || d->height == 0)) return pnm_shape(file, *d);
       return stb_probe(file, format);
     }
-#endif
     default: break;
   }
   const std::optional<Dims> d = header_dims(format, file);
   if (!d) return std::nullopt;
   switch (format) {
     case Format::png: return png_shape(file, *d);
-    case Format::pnm: return pnm_shape(file, *d);
     case Format::webp:  // 8-bit; alpha possible but for VP8, which has none
       return ImageShape{d->width, d->height, detail::starts_with(file, "VP8 ", 12) ? 3 : 4, Depth::U8};
-    case Format::bmp: return ImageShape{d->width, d->height, 4, Depth::U8, bmp_min_bytes(file, *d)};
     case Format::tiff: return ImageShape{d->width, d->height, 4, Depth::U16};
     default: return std::nullopt;
   }

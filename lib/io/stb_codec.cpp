@@ -22,10 +22,6 @@
 #define STBI_NO_PIC
 #define STBI_NO_JPEG  // libjpeg, in every build
 #define STBI_NO_PSD   // psd_codec.cpp
-#if GPUIMG_WITH_OPENCV
-#define STBI_NO_BMP
-#define STBI_NO_PNM
-#endif
 // GIF and TGA store each side in 16 bits. A wider BMP or PNM is
 // almost always a crafted file, and a smaller cap keeps stb's int size
 // arithmetic far from overflow whatever --max-pixels allows.
@@ -202,9 +198,7 @@ Bytes encode_with_stb(const Image& img, Format format) {
   int ok = 0;
   switch (format) {
     case Format::tga: ok = stbi_write_tga_to_func(append, &sink, w, h, c, data); break;
-#if !GPUIMG_WITH_OPENCV
     case Format::bmp: ok = stbi_write_bmp_to_func(append, &sink, w, h, c, data); break;
-#endif
     default: throw CodecFailure(std::string("stb_image_write does not write ") + name);
   }
   if (!ok || sink.failed) throw CodecFailure(std::string("cannot encode ") + name + " with stb_image_write");

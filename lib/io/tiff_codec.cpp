@@ -21,6 +21,7 @@
 
 #include "backends.hpp"
 #include "frames.hpp"
+#include "tiff_memory.hpp"
 
 namespace gpuimg {
 namespace {
@@ -34,22 +35,12 @@ struct MemoryFile {
 
 MemoryFile& file_of(thandle_t h) { return *static_cast<MemoryFile*>(h); }
 
-tmsize_t read_proc(thandle_t h, void* buf, tmsize_t n) {
-  MemoryFile& f = file_of(h);
-  const std::uint64_t left = f.pos < f.bytes.size() ? f.bytes.size() - f.pos : 0;
-  const std::uint64_t count = std::min<std::uint64_t>(left, static_cast<std::uint64_t>(n));
-  std::copy_n(f.bytes.data() + f.pos, count, static_cast<std::uint8_t*>(buf));
-  f.pos += count;
-  return static_cast<tmsize_t>(count);
-}
+tmsize_t read_proc(thandle_t h, void* buf, tmsize_t n) { return read_at(file_of(h).bytes, file_of(h).pos, buf, n); }
 
 tmsize_t write_proc(thandle_t, void*, tmsize_t) { return -1; }  // opened for reading only
 
 toff_t seek_proc(thandle_t h, toff_t offset, int whence) {
-  MemoryFile& f = file_of(h);
-  const std::uint64_t base = whence == SEEK_CUR ? f.pos : whence == SEEK_END ? f.bytes.size() : 0;
-  f.pos = base + offset;
-  return f.pos;
+  return seek_to(file_of(h).bytes.size(), file_of(h).pos, offset, whence);
 }
 
 int close_proc(thandle_t) { return 0; }

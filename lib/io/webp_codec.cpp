@@ -1,0 +1,76 @@
+// WebP through libwebp itself, which OpenCV wrapped: decoding to RGB, or
+// RGBA where the file has alpha, and lossless encoding, as OpenCV did with
+// no quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
+// out of every process's start-up.
+#include <webp/decode.h>
+#include <webp/encode.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "backends.hpp"
+
+namespace gpuimg {
+namespace {
+
+const char* status_text(VP8StatusCode status) {
+  switch (status) {
+    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
+    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR: return "bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature";
+    case VP8_STATUS_SUSPENDED: return "suspended";
+    case VP8_STATUS_USER_ABORT: return "aborted";
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "not enough data";
+    default: return "ok";
+  }
+}
+
+[[noreturn]] void fail(VP8StatusCode status) {
+  throw CodecFailure(std::string("corrupt or unsupported WebP (libwebp: ") + status_text(status) + ")");
+}
+
+}  // namespace
+
+Image decode_webp(const Bytes& file, std::uint64_t max_pixels) {
+  WebPBitstreamFeatures features;
+  const VP8StatusCode status = WebPGetFeatures(file.data(), file.size(), &features);
+  if (status != VP8_STATUS_OK) fail(status);
+  if (features.width <= 0 || features.height <= 0) throw CodecFailure("image has no pixels (width or height 0)");
+  check_pixel_limit({std::uint64_t(features.width), std::uint64_t(features.height)}, max_pixels);
+  Image img(features.width, features.height, features.has_alpha ? 4 : 3, Depth::U8);
+  const int stride = img.width * img.channels;
+  const auto into = features.has_alpha ? WebPDecodeRGBAInto : WebPDecodeRGBInto;
+  if (!into(file.data(), file.size(), img.data.data(), img.data.size(), stride)) {
+    // The features read; the decode did not: say why, as far as libwebp tells.
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) fail(VP8_STATUS_INVALID_PARAM);
+    config.output.colorspace = features.has_alpha ? MODE_RGBA : MODE_RGB;
+    const VP8StatusCode why = WebPDecode(file.data(), file.size(), &config);
+    WebPFreeDecBuffer(&config.output);
+    fail(why == VP8_STATUS_OK ? VP8_STATUS_BITSTREAM_ERROR : why);
+  }
+  return img;
+}
+
+Bytes encode_webp(const Image& img) {
+  // WebP stores each side in 14 bits.
+  if (img.width > WEBP_MAX_DIMENSION || img.height > WEBP_MAX_DIMENSION) {
+    throw CodecFailure("WebP holds at most " + std::to_string(WEBP_MAX_DIMENSION) + " pixels a side");
+  }
+  std::uint8_t* raw = nullptr;
+  const int stride = img.width * img.channels;
+  const std::size_t size = img.channels == 4
+                               ? WebPEncodeLosslessRGBA(img.data.data(), img.width, img.height, stride, &raw)
+                               : WebPEncodeLosslessRGB(img.data.data(), img.width, img.height, stride, &raw);
+  const std::unique_ptr<std::uint8_t, void (*)(void*)> encoded(raw, WebPFree);
+  if (size == 0) throw CodecFailure("cannot encode WebP with libwebp");
+  return Bytes(encoded.get(), encoded.get() + size);
+}
+
+std::string libwebp_version() {
+  const int v = WebPGetDecoderVersion();
+  return "libwebp " + std::to_string(v >> 16) + "." + std::to_string((v >> 8) & 0xff) + "." + std::to_string(v & 0xff);
+}
+
+}  // namespace gpuimg
