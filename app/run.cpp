@@ -13,6 +13,7 @@
 #include "error.hpp"
 #include "planned_read.hpp"
 #include "printable.hpp"
+#include "process_clock.hpp"
 #include "report_errors.hpp"
 #include "run_report.hpp"
 
@@ -97,8 +98,8 @@ int execute(const Command& cmd, std::string& device) {
   const auto encode_start = Clock::now();
   write_image(cmd.output, img, cmd.write);
   if (cmd.verbose)
-    std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all\n", printable(cmd.output).c_str(),
-                 ms_since(encode_start), ms_since(start));
+    std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all, from the process's start\n",
+                 printable(cmd.output).c_str(), ms_since(encode_start), ms_since_process_start());
   return static_cast<int>(ExitCode::ok);
 }
 
