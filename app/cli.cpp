@@ -207,18 +207,36 @@ void refuse_streams_in_batch(const std::vector<std::string>& paths) {
       throw UsageError("'" + p + "': stdin and stdout take one image, not a batch's (a file named - is ./-)");
 }
 
-// --quality sets JPEG's alone: said once, rather than ignored unsaid, for
-// an output of another format. Empty `ext` (a batch keeping its inputs'
-// extensions) says nothing; nor does one gpuimg cannot write, which fails.
-void warn_unless_quality_applies(const std::string& ext) {
+// --quality and --jpeg-subsample set JPEG's alone: said once, rather than
+// ignored unsaid, for an output of another format. Empty `ext` (a batch
+// keeping its inputs' extensions) says nothing; nor does one gpuimg cannot
+// write, which fails. `sets`: "--quality sets JPEG's quality".
+void warn_unless_jpeg(const std::string& ext, const std::string& sets) {
   if (ext.empty() || ext == "jpg" || ext == "jpeg") return;
   const std::vector<std::string> writable = writable_extensions();
   if (std::find(writable.begin(), writable.end(), ext) == writable.end()) return;
-  print_message("warning: --quality sets JPEG's quality only; ignored for " + ext + " output (-q: no warnings)");
+  print_message("warning: " + sets + " only; ignored for " + ext + " output (-q: no warnings)");
+}
+
+// What a JPEG option given sets, for its warning on another format; empty
+// for one not given.
+struct JpegOptionsGiven {
+  bool quality = false, subsample = false;
+  void warn_unless_they_apply(const std::string& ext) const {
+    if (quality) warn_unless_jpeg(ext, "--quality sets JPEG's quality");
+    if (subsample) warn_unless_jpeg(ext, "--jpeg-subsample sets JPEG's chroma subsampling");
+  }
+};
+
+JpegSubsample parse_jpeg_subsample(const std::string& text) {
+  if (text == "444") return JpegSubsample::s444;
+  if (text == "422") return JpegSubsample::s422;
+  if (text == "420") return JpegSubsample::s420;
+  throw UsageError("--jpeg-subsample: must be 444, 422 or 420, got '" + text + "'");
 }
 
 BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const std::string& format,
-                           bool quality_given, const Command& cmd) {
+                           const JpegOptionsGiven& jpeg_given, const Command& cmd) {
   refuse_streams_in_batch(paths);
   BatchCommand batch;
   batch.output_dir = paths.back();
@@ -246,7 +264,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.skip_existing = flags.skip_existing;
   batch.fail_fast = flags.fail_fast;
   if (flags.quiet && flags.progress) throw UsageError("--quiet and --progress: give one or the other");
-  if (quality_given && !flags.quiet) warn_unless_quality_applies(batch.format);
+  if (!flags.quiet) jpeg_given.warn_unless_they_apply(batch.format);
   batch.progress = flags.quiet ? ProgressMode::never : flags.progress ? ProgressMode::always : ProgressMode::automatic;
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
@@ -333,7 +351,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult result;
   Command& cmd = result.command;
   std::string device = "auto";
-  std::optional<std::string> max_pixels, quality, png_level, report_file, frame;  // given empty is refused, not taken as absent
+  std::optional<std::string> max_pixels, quality, jpeg_subsample, png_level, report_file, frame;  // given empty is refused, not taken as absent
   std::string format;
   bool list_ops = false, help_man = false;
   std::string completion;
@@ -351,6 +369,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--frame", frame, "The frame of an animated GIF or page of a TIFF to read, from 0 (inputs of "
                  "several are refused without it)")->type_name("N");
   app.add_option("--quality", quality, "JPEG quality, 1 to 100")->type_name("Q")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
+  app.add_option("--jpeg-subsample", jpeg_subsample, "JPEG chroma sampling: 444 keeps colour whole, 422 halves it "
+                 "across, 420 across and down")->type_name("444|422|420")->default_str("444 at quality 90 and above, 420 below");
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
       ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
@@ -425,6 +445,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
     if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
     if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
+    if (jpeg_subsample) cmd.write.jpeg_subsample = parse_jpeg_subsample(*jpeg_subsample);
+    const JpegOptionsGiven jpeg_given{quality.has_value(), jpeg_subsample.has_value()};
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
     if (report_file) cmd.report = *report_file;
@@ -452,7 +474,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[i].empty())
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
-      result.batch = batch_command(paths, flags, format, quality.has_value(), cmd);
+      result.batch = batch_command(paths, flags, format, jpeg_given, cmd);
       return result;
     }
     if (!flags.first_given().empty())
@@ -468,8 +490,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
     if (!format.empty()) cmd.write.format = parse_format(format);
-    if (quality && !flags.quiet)
-      warn_unless_quality_applies(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
+    if (!flags.quiet) jpeg_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
     print_message(e.what() + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);

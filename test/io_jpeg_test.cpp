@@ -1,4 +1,4 @@
-// JPEG through libjpeg in both builds: what the encoder stores (components,
+// JPEG through libjpeg: what the encoder stores (components,
 // chroma sampling, quality), and inputs gpuimg never writes (CMYK, YCCK),
 // made here with libjpeg directly and decoded independently to check the
 // pinned CMYK conversion.
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "jpeg_frame.hpp"
 #include "temp_dir.hpp"
 
 namespace gpuimg {
@@ -37,30 +38,8 @@ void save(const std::string& path, const Bytes& bytes) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// The frame header of a JPEG, parsed here rather than by the code under test.
-struct Frame {
-  int precision = 0, width = 0, height = 0;
-  std::vector<int> sampling;  // per component: horizontal factor * 16 + vertical
-};
-
-std::optional<Frame> frame_of(const Bytes& b) {
-  for (std::size_t at = 2; at + 4 <= b.size();) {
-    if (b[at] != 0xff) return std::nullopt;
-    const int marker = b[at + 1];
-    const std::size_t len = std::size_t{b[at + 2]} << 8 | b[at + 3];
-    if (marker == 0xc0 || marker == 0xc1 || marker == 0xc2) {
-      if (at + 2 + len > b.size() || len < 8) return std::nullopt;
-      Frame f;
-      f.precision = b[at + 4];
-      f.height = b[at + 5] << 8 | b[at + 6];
-      f.width = b[at + 7] << 8 | b[at + 8];
-      for (int c = 0; c < b[at + 9]; ++c) f.sampling.push_back(b[at + 11 + 3 * c]);
-      return f;
-    }
-    at += 2 + len;
-  }
-  return std::nullopt;
-}
+using Frame = test::JpegFrame;
+std::optional<Frame> frame_of(const Bytes& b) { return test::jpeg_frame_of(b); }
 
 // libjpeg's errors end a test helper through longjmp instead of exit().
 struct TestErrors {
@@ -157,17 +136,18 @@ TEST(JpegEncoder, GrayIsStoredAsOneComponentAndReadBackAsGray) {
   }
 }
 
-// 4:2:0 (luma sampled 2x2, chroma 1x1) at quality 90 and below; 4:4:4 above.
-TEST(JpegEncoder, ChromaIsSubsampledAtQuality90AndBelowOnly) {
+// By default, ImageMagick's rule: 4:2:0 (luma sampled 2x2, chroma 1x1)
+// below quality 90; 4:4:4 from 90 up.
+TEST(JpegEncoder, ChromaIsSubsampledBelowQuality90Only) {
   TempDir dir;
   const Image rgb = gradient(40, 24, 3);
-  for (int quality : {1, 50, 90, 91, 95, 100}) {
+  for (int quality : {1, 50, 89, 90, 95, 100}) {
     SCOPED_TRACE(quality);
     write_image(dir.file("c.jpg"), rgb, WriteOptions{quality});
     const std::optional<Frame> frame = frame_of(load(dir.file("c.jpg")));
     ASSERT_TRUE(frame);
     EXPECT_EQ(frame->precision, 8);
-    const std::vector<int> expected = quality <= 90 ? std::vector<int>{0x22, 0x11, 0x11} : std::vector<int>{0x11, 0x11, 0x11};
+    const std::vector<int> expected = quality < 90 ? std::vector<int>{0x22, 0x11, 0x11} : std::vector<int>{0x11, 0x11, 0x11};
     EXPECT_EQ(frame->sampling, expected);
     EXPECT_EQ(read_image(dir.file("c.jpg")).channels, 3);
   }
@@ -179,7 +159,7 @@ TEST(JpegEncoder, HigherQualityGivesALargerFile) {
   Image img = gradient(96, 64, 3);
   for (std::uint8_t& v : img.data) v = static_cast<std::uint8_t>(v / 2 + rng() % 64);  // some texture to keep
   std::size_t previous = 0;
-  for (int quality : {5, 25, 50, 75, 90, 100}) {  // at one chroma sampling (4:2:0 up to 90) and across the switch
+  for (int quality : {5, 25, 50, 75, 89, 100}) {  // at one chroma sampling (4:2:0 below 90) and across the switch
     write_image(dir.file("q.jpg"), img, WriteOptions{quality});
     const std::size_t size = load(dir.file("q.jpg")).size();
     EXPECT_GT(size, previous) << "quality " << quality;

@@ -37,9 +37,10 @@ std::string libpng_version();
 
 // jpeg_codec.cpp: libjpeg(-turbo), in every build. Decodes to 8-bit gray or
 // RGB (CMYK and YCCK converted by inverted_cmyk_to_rgb()); refuses what
-// libjpeg warns about. Encodes 8-bit gray or RGB.
+// libjpeg warns about. Encodes 8-bit gray or RGB, RGB's chroma sampled as
+// `subsample` says.
 Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels);
-Bytes encode_jpeg(const Image& img, int quality);
+Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample);
 std::string libjpeg_version();
 
 // psd_codec.cpp: the merged image of a grayscale or RGB PSD, 8- or 16-bit,

@@ -139,7 +139,7 @@ PngSettings png_settings(int level) {
 
 Bytes encode(const Image& img, Format format, const WriteOptions& opts) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level));
-  if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality);
+  if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample);
   if (format == Format::webp) return encode_webp(img);
   if (format == Format::pnm) return encode_pnm(img);
 #if GPUIMG_WITH_TIFF

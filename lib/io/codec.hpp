@@ -21,8 +21,13 @@ struct ReadOptions {
   int frame = kNoFrame;
 };
 
+// JPEG chroma sampling: automatic is ImageMagick's rule, 4:4:4 at quality
+// 90 and above, 4:2:0 below.
+enum class JpegSubsample { automatic, s444, s422, s420 };
+
 struct WriteOptions {
   int jpeg_quality = 95;  // 1..100
+  JpegSubsample jpeg_subsample = JpegSubsample::automatic;
   // PNG: kPngRunLength (zlib's run-length strategy, fast, the smallest
   // files for photos), 0 (stored uncompressed) or 1..9 (zlib's LZ77 search
   // at that level: slower, smaller for graphics with repeated patterns).

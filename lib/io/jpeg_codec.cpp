@@ -11,6 +11,7 @@
 #include <csetjmp>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 #include "backends.hpp"
 #include "pixel_convert.hpp"
@@ -157,7 +158,26 @@ Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels) {
   return img;
 }
 
-Bytes encode_jpeg(const Image& img, int quality) {
+namespace {
+
+// Luma's sampling factors, horizontal and vertical, against chroma's 1x1.
+std::pair<int, int> luma_sampling(JpegSubsample subsample, int quality) {
+  switch (subsample) {
+    case JpegSubsample::s444: return {1, 1};
+    case JpegSubsample::s422: return {2, 1};
+    case JpegSubsample::s420: return {2, 2};
+    case JpegSubsample::automatic: break;
+  }
+  // ImageMagick's rule: from quality 90 up the chroma is kept whole, where
+  // subsampling is the largest loss left (colour edges smear over two
+  // pixels) and asking for that quality is asking for fidelity; it costs
+  // 15% in size at quality 95.
+  return quality >= 90 ? std::pair{1, 1} : std::pair{2, 2};
+}
+
+}  // namespace
+
+Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample) {
   if (img.depth != Depth::U8 || (img.channels != 1 && img.channels != 3)) {
     throw CodecFailure("JPEG encoder takes 8-bit gray or RGB only");  // stored_layout() guarantees it
   }
@@ -170,18 +190,18 @@ Bytes encode_jpeg(const Image& img, int quality) {
     cinfo.image_height = static_cast<JDIMENSION>(img.height);
     cinfo.input_components = img.channels;
     cinfo.in_color_space = img.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_set_defaults(&cinfo);  // YCbCr for RGB, chroma 2x2 (4:2:0), JFIF header, baseline
+    jpeg_set_defaults(&cinfo);  // YCbCr for RGB, JFIF header, baseline
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.dct_method = JDCT_ISLOW;
     // Huffman tables fitted to the image instead of the standard ones, for
     // a second pass over the coefficients: at 3840x2160, quality 95, 7%
     // smaller for 36 -> 77 ms (docs/formats.md).
     cinfo.optimize_coding = TRUE;
-    // Above quality 90 the chroma is kept at full resolution (4:4:4): there
-    // subsampling is the largest loss left (colour edges smear over two
-    // pixels), and asking for that quality is asking for fidelity; it costs
-    // 15% in size at quality 95.
-    if (img.channels == 3 && quality > 90) cinfo.comp_info[0].h_samp_factor = cinfo.comp_info[0].v_samp_factor = 1;
+    if (img.channels == 3) {
+      const auto [h, v] = luma_sampling(subsample, quality);
+      cinfo.comp_info[0].h_samp_factor = h;
+      cinfo.comp_info[0].v_samp_factor = v;
+    }
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
       // libjpeg only reads the rows; JSAMPROW is not const.
