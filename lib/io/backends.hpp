@@ -71,9 +71,11 @@ std::string libtiff_version();
 Bytes encode_tiff(const Image& img);
 #endif
 
-// webp_codec.cpp: libwebp. Decodes to RGB, or RGBA where the file has
-// alpha; encodes 8-bit RGB or RGBA losslessly.
-Image decode_webp(const Bytes& file, std::uint64_t max_pixels);
+// webp_codec.cpp: libwebp. Decodes a still image to RGB, or RGBA where the
+// file has alpha; frame `frame` of an animation (frames.hpp: one of several
+// must be picked) to RGBA, the canvas as the animation shows it then.
+// Encodes 8-bit RGB or RGBA losslessly.
+Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
 Bytes encode_webp(const Image& img);
 std::string libwebp_version();
 

@@ -109,12 +109,13 @@ Image decode_gif(const Bytes& file, const ReadOptions& opts) {
 
 Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
   const std::uint64_t max_pixels = opts.max_pixels;
-  // GIF's frames and TIFF's pages are counted by their decoders; every
-  // other format holds one.
-  if (format != Format::gif && format != Format::tiff) frame_to_decode(format, 1, opts.frame);
+  // GIF's, APNG's and WebP's frames and TIFF's pages are counted by their
+  // decoders; every other format holds one.
+  if (format != Format::gif && format != Format::tiff && format != Format::png && format != Format::webp)
+    frame_to_decode(format, 1, opts.frame);
   switch (format) {
     case Format::gif: return decode_gif(file, opts);
-    case Format::png: return decode_png(file, max_pixels);
+    case Format::png: check_png_frame(png_image_count(file), opts.frame); return decode_png(file, max_pixels);
     case Format::jpeg: return decode_jpeg(file, max_pixels);  // its marker walk checked by inspect_input
     case Format::psd: return decode_psd(file, max_pixels);
     case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);
@@ -125,7 +126,7 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
 #endif
     case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
-    case Format::webp: return decode_webp(file, max_pixels);
+    case Format::webp: return decode_webp(file, max_pixels, opts.frame);
     case Format::radiance_hdr: break;
   }
   throw CodecFailure("Radiance HDR holds floating-point pixels, which gpuimg does not handle");

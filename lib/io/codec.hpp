@@ -16,8 +16,8 @@ struct ReadOptions {
   // Refuse, from the header and before allocating, images with more pixels.
   // It also bounds the input read: max_pixels * 8 bytes + 64 MiB.
   std::uint64_t max_pixels = std::uint64_t{1} << 28;
-  // --frame: which frame of an animated GIF or page of a TIFF to decode,
-  // from 0; kNoFrame (frames.hpp): the input must hold one.
+  // --frame: which frame of an animated GIF, PNG or WebP or page of a TIFF
+  // to decode, from 0; kNoFrame (frames.hpp): the input must hold one.
   int frame = kNoFrame;
 };
 

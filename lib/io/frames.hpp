@@ -1,6 +1,7 @@
 #pragma once
-// Inputs of several frames: an animated GIF, a multi-page TIFF. Each is
-// refused unless --frame picks one, so that no frame is dropped unsaid.
+// Inputs of several frames: an animated GIF, PNG (APNG) or WebP, a
+// multi-page TIFF. Each is refused unless --frame picks one, so that no
+// frame is dropped unsaid.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -17,6 +18,17 @@ constexpr int kNoFrame = -1;
 // trailer, a block stb would refuse, or the file's end. At least 1 for a
 // file stb decodes.
 std::size_t gif_frame_count(const std::vector<std::uint8_t>& file);
+
+// The images of a PNG: 1, or for an animated PNG (an acTL chunk before
+// the first IDAT), its fcTL chunks, and the default image besides where
+// no fcTL precedes the IDAT (the default image is then no frame of the
+// animation, shown alone by viewers without APNG). Chunks are walked by
+// their lengths up to IEND or the file's end.
+std::size_t png_image_count(const std::vector<std::uint8_t>& file);
+
+// libpng composes no APNG frames: the default image alone is read. Throws
+// CodecFailure, naming the count, for an animated PNG unless `frame` is 0.
+void check_png_frame(std::size_t count, int frame);
 
 // The frame to decode of the `count` a `format` file holds: `frame` where
 // it is one of them; the first where there is one alone and none was

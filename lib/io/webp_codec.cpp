@@ -1,14 +1,18 @@
 // WebP through libwebp itself, which OpenCV wrapped: decoding to RGB, or
-// RGBA where the file has alpha, and lossless encoding, as OpenCV did with
-// no quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
+// RGBA where the file has alpha, an animation's frames through libwebpdemux
+// (composed as the animation shows them), and lossless encoding, as OpenCV
+// did with no quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
 // out of every process's start-up.
 #include <webp/decode.h>
+#include <webp/demux.h>
 #include <webp/encode.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
 #include "backends.hpp"
+#include "frames.hpp"
 
 namespace gpuimg {
 namespace {
@@ -30,12 +34,47 @@ const char* status_text(VP8StatusCode status) {
   throw CodecFailure(std::string("corrupt or unsupported WebP (libwebp: ") + status_text(status) + ")");
 }
 
+
+// Frame `index` of an animation as WebPAnimDecoder draws it: each frame
+// blended and disposed as the file says, on the canvas, RGBA.
+Image decode_animation_frame(const Bytes& file, std::size_t index) {
+  const WebPData data{file.data(), file.size()};
+  WebPAnimDecoderOptions options;
+  if (!WebPAnimDecoderOptionsInit(&options)) fail(VP8_STATUS_INVALID_PARAM);
+  options.color_mode = MODE_RGBA;
+  const std::unique_ptr<WebPAnimDecoder, void (*)(WebPAnimDecoder*)> decoder(WebPAnimDecoderNew(&data, &options),
+                                                                            WebPAnimDecoderDelete);
+  WebPAnimInfo info;
+  if (!decoder || !WebPAnimDecoderGetInfo(decoder.get(), &info)) fail(VP8_STATUS_BITSTREAM_ERROR);
+  std::uint8_t* canvas = nullptr;
+  int timestamp = 0;
+  for (std::size_t k = 0; k <= index; ++k)
+    if (!WebPAnimDecoderGetNext(decoder.get(), &canvas, &timestamp)) fail(VP8_STATUS_BITSTREAM_ERROR);
+  Image img(static_cast<int>(info.canvas_width), static_cast<int>(info.canvas_height), 4, Depth::U8);
+  std::copy_n(canvas, img.data.size(), img.data.begin());
+  return img;
+}
+
+// The frames of an animation, from its demuxer; the canvas is checked
+// against the limit before WebPAnimDecoder allocates it.
+Image decode_animation(const Bytes& file, std::uint64_t max_pixels, int frame) {
+  const WebPData data{file.data(), file.size()};
+  const std::unique_ptr<WebPDemuxer, void (*)(WebPDemuxer*)> demux(WebPDemux(&data), WebPDemuxDelete);
+  if (!demux) fail(VP8_STATUS_BITSTREAM_ERROR);
+  check_pixel_limit({WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_WIDTH), WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_HEIGHT)},
+                    max_pixels);
+  const std::size_t frames = std::max<std::uint32_t>(1, WebPDemuxGetI(demux.get(), WEBP_FF_FRAME_COUNT));
+  return decode_animation_frame(file, frame_to_decode(Format::webp, frames, frame));
+}
+
 }  // namespace
 
-Image decode_webp(const Bytes& file, std::uint64_t max_pixels) {
+Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
   WebPBitstreamFeatures features;
   const VP8StatusCode status = WebPGetFeatures(file.data(), file.size(), &features);
   if (status != VP8_STATUS_OK) fail(status);
+  if (features.has_animation) return decode_animation(file, max_pixels, frame);
+  frame_to_decode(Format::webp, 1, frame);
   if (features.width <= 0 || features.height <= 0) throw CodecFailure("image has no pixels (width or height 0)");
   check_pixel_limit({std::uint64_t(features.width), std::uint64_t(features.height)}, max_pixels);
   Image img(features.width, features.height, features.has_alpha ? 4 : 3, Depth::U8);
