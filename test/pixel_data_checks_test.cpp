@@ -170,6 +170,43 @@ TEST(PixelDataChecks, BmpPaletteIndexPastThePaletteIsRefused) {
   }
 }
 
+// Run-length BMPs, which gpuimg decodes itself (stb_image refuses them):
+// the pixels as OpenCV drew them, and every index a packet draws checked,
+// and only those (a literal run's padding, an odd run's unused nibble are
+// not pixels).
+TEST(PixelDataChecks, RunLengthBmpPaletteIndexPastThePaletteIsRefused) {
+  TempDir dir;
+  const Bytes indices = {0, 1, 2, 0, 1, 2, 1, 2};
+  // The bottom row runs (RLE4: one of an odd length), the top a literal run
+  // of 3 (padded) and a run of 1.
+  const Bytes rle8 = {1, 1, 1, 2, 1, 1, 1, 2, 0, 0, 0, 3, 0, 1, 2, 0xee, 1, 0, 0, 0, 0, 1};
+  const Bytes rle4 = {1, 0x1f, 3, 0x21, 0, 0, 0, 3, 0x01, 0x2f, 1, 0x0f, 0, 0, 0, 1};
+  for (const auto& [bpp, data] : {std::pair{8, rle8}, {4, rle4}}) {
+    const int compression = bpp == 8 ? 1 : 2;
+    save(dir.file("ok.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, data, compression));
+    EXPECT_EQ(read_image(dir.file("ok.bmp")).data, rgb_of(indices)) << bpp << " bits";
+    const std::vector<std::pair<std::size_t, std::uint8_t>> damage =
+        bpp == 8 ? std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 9}, {14, 9}}
+                 : std::vector<std::pair<std::size_t, std::uint8_t>>{{1, 0x9f}, {3, 0x29}, {8, 0x09}};
+    for (const auto& [at, value] : damage) {
+      Bytes bad = data;
+      bad[at] = value;
+      save(dir.file("bad.bmp"), bmp_indexed(4, 2, bpp, kBmpPalette, bad, compression));
+      EXPECT_EQ(read_error(dir.file("bad.bmp")),
+                dir.file("bad.bmp") + ": corrupt BMP (colour index 9 past the 3-entry palette)")
+          << bpp << " bits, byte " << at;
+    }
+  }
+}
+
+// Cut before its end-of-bitmap code: refused, not drawn in entry 0.
+TEST(PixelDataChecks, RunLengthBmpEndingEarlyIsRefused) {
+  TempDir dir;
+  const Bytes rle8 = {1, 1, 1, 2, 1, 1, 1, 2, 0, 0, 0, 3, 0, 1, 2, 0xee, 1, 0, 0, 0};
+  save(dir.file("cut.bmp"), bmp_indexed(4, 2, 8, kBmpPalette, rle8, 1));
+  EXPECT_EQ(read_error(dir.file("cut.bmp")),
+            dir.file("cut.bmp") + ": truncated BMP (its run-length data ends before its end-of-bitmap code)");
+}
 
 }  // namespace
 }  // namespace gpuimg

@@ -79,6 +79,10 @@ Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFr
 Bytes encode_webp(const Image& img);
 std::string libwebp_version();
 
+// bmp_rle.cpp: RLE8 and RLE4 BMPs, which stb_image refuses, to RGB.
+bool is_run_length_bmp(const Bytes& file);
+Image decode_bmp_rle(const Bytes& file, std::uint64_t max_pixels);
+
 // pnm_writer.cpp: binary PGM (1 channel) or PPM (3), 8 or 16 bits.
 Bytes encode_pnm(const Image& img);
 

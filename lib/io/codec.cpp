@@ -124,7 +124,10 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
 #else
     case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
 #endif
-    case Format::bmp: check_bmp_palette_indices(file); return decode_with_stb(file, format, max_pixels);
+    case Format::bmp:
+      if (is_run_length_bmp(file)) return decode_bmp_rle(file, max_pixels);
+      check_bmp_palette_indices(file);
+      return decode_with_stb(file, format, max_pixels);
     case Format::pnm: return decode_with_stb(file, format, max_pixels);
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);
     case Format::radiance_hdr: break;

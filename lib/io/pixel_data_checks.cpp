@@ -81,7 +81,9 @@ bool gif_lzw_pixels(Cursor& c, std::uint64_t needed, std::uint64_t& pixels) {
 
 [[noreturn]] void truncated(const char* format) { throw CodecFailure(std::string("truncated ") + format); }
 
-void check_index(unsigned index, std::int64_t entries, const char* format, const char* table) {
+}  // namespace
+
+void check_palette_index(unsigned index, std::int64_t entries, const char* format, const char* table) {
   if (index < entries) return;
   throw CodecFailure(std::string("corrupt ") + format + " (colour index " + std::to_string(index) + " past the " +
                      std::to_string(entries) + "-entry " + table + ")");
@@ -96,8 +98,6 @@ std::int64_t bmp_palette_entries(const Bytes& b, bool core_header) {
   const auto header = static_cast<std::int64_t>(detail::read_uint(b, 14, 4, false));
   return std::max<std::int64_t>(0, core_header ? (offset - 38) / 3 : (offset - 14 - header) >> 2);
 }
-
-}  // namespace
 
 // The blocks before the first image as stb_image's stbi__gif_load_next
 // reads them, extensions skipped (a graphic control block whose length is
@@ -162,7 +162,7 @@ void check_tga_colour_indices(const Bytes& file) {
     if (rle) --run;
     const unsigned index = index_bits == 8 ? static_cast<unsigned>(c.get8()) : c.get16le();
     if (c.overran) return;
-    check_index(index, entries, "TGA", "colour map");
+    check_palette_index(index, entries, "TGA", "colour map");
   }
 }
 
@@ -191,7 +191,7 @@ void check_bmp_palette_indices(const Bytes& file) {
     for (std::uint64_t x = 0; x < width; ++x) {
       const std::uint64_t bit = x * bpp;
       const unsigned index = file[row + bit / 8] >> (8 - bpp - bit % 8) & ((1u << bpp) - 1);
-      check_index(index, entries, "BMP", "palette");
+      check_palette_index(index, entries, "BMP", "palette");
     }
     c.skip(row_bytes);
   }

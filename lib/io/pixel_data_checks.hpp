@@ -24,4 +24,13 @@ void check_tga_colour_indices(const std::vector<std::uint8_t>& file);
 // palette, as long as stb_image reads it.
 void check_bmp_palette_indices(const std::vector<std::uint8_t>& file);
 
+// The entries of a BMP's palette as stb_image reads them (bmp_rle.cpp reads
+// them so too); `core_header`: the 12-byte OS/2 header.
+std::int64_t bmp_palette_entries(const std::vector<std::uint8_t>& file, bool core_header);
+
+// Throws CodecFailure("corrupt BMP (colour index 9 past the 3-entry
+// palette)") where `index` is not below `entries`; `format` and `table`
+// name the file's kind and its table.
+void check_palette_index(unsigned index, std::int64_t entries, const char* format, const char* table);
+
 }  // namespace gpuimg
