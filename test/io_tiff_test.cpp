@@ -15,8 +15,7 @@
 #include "backends.hpp"
 #include "tiff_files.hpp"
 #if GPUIMG_WITH_OPENCV
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
+#include "opencv_decode.hpp"
 #endif
 
 namespace gpuimg {
@@ -218,20 +217,7 @@ TEST(TiffRead, JpegGivesTheImageItsSizeAndLayout) {
 }
 
 #if GPUIMG_WITH_OPENCV
-// cv::imdecode's result, in R,G,B(,A) order.
-Image opencv_decode(const Bytes& file) {
-  const cv::Mat m = cv::imdecode(file, cv::IMREAD_UNCHANGED);
-  EXPECT_FALSE(m.empty());
-  Image img(m.cols, m.rows, m.channels(), m.depth() == CV_16U ? Depth::U16 : Depth::U8);
-  cv::Mat rgb(img.height, img.width, m.type(), img.data.data());
-  if (m.channels() == 3)
-    cv::cvtColor(m, rgb, cv::COLOR_BGR2RGB);
-  else if (m.channels() == 4)
-    cv::cvtColor(m, rgb, cv::COLOR_BGRA2RGBA);
-  else
-    m.copyTo(rgb);
-  return img;
-}
+using test::opencv_decode;
 
 void expect_as_opencv(const Bytes& file, const std::string& what) {
   SCOPED_TRACE(what);

@@ -83,6 +83,12 @@ std::string libwebp_version();
 bool is_run_length_bmp(const Bytes& file);
 Image decode_bmp_rle(const Bytes& file, std::uint64_t max_pixels);
 
+// pnm_text.cpp: P1 to P4, which stb_image refuses, by OpenCV's rules: P1,
+// P2 and P4 to gray, P3 to RGB, 8-bit or (P2, P3 of a maximum over 255)
+// 16-bit.
+bool is_pnm_text_or_bitmap(const Bytes& file);
+Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels);
+
 // pnm_writer.cpp: binary PGM (1 channel) or PPM (3), 8 or 16 bits.
 Bytes encode_pnm(const Image& img);
 

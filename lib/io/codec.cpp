@@ -128,7 +128,8 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
       if (is_run_length_bmp(file)) return decode_bmp_rle(file, max_pixels);
       check_bmp_palette_indices(file);
       return decode_with_stb(file, format, max_pixels);
-    case Format::pnm: return decode_with_stb(file, format, max_pixels);
+    case Format::pnm:
+      return is_pnm_text_or_bitmap(file) ? decode_pnm_text(file, max_pixels) : decode_with_stb(file, format, max_pixels);
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);
     case Format::radiance_hdr: break;
   }

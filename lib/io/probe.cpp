@@ -127,8 +127,10 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
       // stb reads no size from a header whose side is 0, and then refuses
       // the file with another format's complaint: such a header is
       // reported as the empty image it describes.
+      // stb reads no P1 to P4 (pnm_text.cpp does): their header is read
+      // as that reader reads it.
       const std::optional<Dims> d = header_dims(format, file);
-      if (d && (d->width == 0 || d->height == 0)) return pnm_shape(file, *d);
+      if (d && (d->width == 0 || d->height == 0 || is_pnm_text_or_bitmap(file))) return pnm_shape(file, *d);
       return stb_probe(file, format);
     }
     default: break;

@@ -1,0 +1,96 @@
+// Plain-text PNM (P1 bitmap, P2 gray, P3 RGB) and binary bitmaps (P4),
+// which stb_image refuses and OpenCV read before gpuimg stopped linking
+// it: read here with OpenCV's PxM rules, so such files keep their pixels.
+// Numbers are read as the probe reads the header (header_dims.hpp):
+// whitespace and '#' comments before each, the byte after its digits
+// consumed. P1 and P4 give 8-bit gray, a set bit black (0) and a clear one
+// white (255); P2 and P3 samples past the maximum M are taken as M, and
+// where M is under 256 become 8-bit as floor(v * 255 / M), else stay 16-bit.
+#include <algorithm>
+#include <string>
+
+#include "backends.hpp"
+
+namespace gpuimg {
+namespace {
+
+struct Reader {
+  const Bytes& b;
+  std::size_t at = 2;
+
+  [[noreturn]] static void truncated() { throw CodecFailure("truncated PNM"); }
+
+  void skip_space_and_comments() {
+    while (at < b.size() && (b[at] == '#' || b[at] == ' ' || (b[at] >= '\t' && b[at] <= '\r'))) {
+      if (b[at] == '#')
+        while (at < b.size() && b[at] != '\n' && b[at] != '\r') ++at;
+      ++at;
+    }
+  }
+
+  std::uint64_t number() {
+    skip_space_and_comments();
+    const std::size_t start = at;
+    std::uint64_t v = 0;
+    constexpr std::uint64_t saturated = std::uint64_t{1} << 40;
+    for (; at < b.size() && b[at] >= '0' && b[at] <= '9'; ++at) v = v >= saturated ? saturated : v * 10 + (b[at] - '0');
+    if (at == start) {
+      if (at >= b.size()) truncated();
+      throw CodecFailure("corrupt PNM (no number at byte " + std::to_string(at) + ")");
+    }
+    ++at;  // the byte after the digits, whatever it is
+    return v;
+  }
+
+  // P1's pixels are single digits, with or without space between them.
+  unsigned bit_digit() {
+    skip_space_and_comments();
+    if (at >= b.size()) truncated();
+    const std::uint8_t c = b[at++];
+    if (c != '0' && c != '1') throw CodecFailure("corrupt PNM (a P1 pixel must be 0 or 1)");
+    return c - '0';
+  }
+};
+
+}  // namespace
+
+bool is_pnm_text_or_bitmap(const Bytes& file) { return file.size() >= 2 && file[1] >= '1' && file[1] <= '4'; }
+
+Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels) {
+  Reader r{file};
+  const char kind = static_cast<char>(file[1]);
+  const std::uint64_t width = r.number(), height = r.number();
+  check_pixel_limit({width, height}, max_pixels);
+  if (width == 0 || height == 0) throw CodecFailure("image has no pixels (width or height 0)");
+  const bool bits = kind == '1' || kind == '4';
+  const std::uint64_t max = bits ? 1 : r.number();
+  if (max == 0 || max > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string(max) + ")");
+  const int channels = kind == '3' ? 3 : 1;
+  const bool wide = max > 255;
+  Image img(static_cast<int>(width), static_cast<int>(height), channels, wide ? Depth::U16 : Depth::U8);
+  const std::size_t samples = img.pixel_count() * static_cast<std::size_t>(channels);
+  if (kind == '4') {
+    const std::size_t row_bytes = (width + 7) / 8;
+    if (r.at + row_bytes * height > file.size()) Reader::truncated();
+    for (std::size_t y = 0; y < height; ++y)
+      for (std::size_t x = 0; x < width; ++x) {
+        const unsigned bit = file[r.at + y * row_bytes + x / 8] >> (7 - x % 8) & 1;
+        img.data[y * width + x] = bit ? 0 : 255;
+      }
+    return img;
+  }
+  for (std::size_t i = 0; i < samples; ++i) {
+    if (kind == '1') {
+      img.data[i] = r.bit_digit() ? 0 : 255;
+      continue;
+    }
+    const std::uint64_t v = std::min(r.number(), max);
+    if (wide)
+      img.samples<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
+    else
+      img.data[i] = static_cast<std::uint8_t>(max == 255 ? v : v * 255 / max);
+  }
+  return img;
+}
+
+}  // namespace gpuimg
