@@ -18,6 +18,9 @@
 #include "pixel_convert.hpp"
 #include "random_image.hpp"
 #include "temp_dir.hpp"
+#if GPUIMG_WITH_OPENCV
+#include "opencv_decode.hpp"
+#endif
 
 namespace gpuimg {
 namespace {
@@ -50,7 +53,7 @@ const std::vector<Holds>& lossless_formats() {
       {"tiff", {1, 4, 3, 4}, true},
 #endif
       {"webp", {3, 4, 3, 4}, false},
-      {"bmp", {3, 3, 3, 3}, false},
+      {"bmp", {1, 1, 3, 3}, false},
       {"pgm", {1, 1, 1, 1}, true},
       {"ppm", {3, 3, 3, 3}, true},
       {"pnm", {1, 1, 3, 3}, true},
@@ -116,6 +119,22 @@ TEST_P(LosslessRoundTrip, ReadsBackWhatWasWritten) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormats, LosslessRoundTrip, testing::ValuesIn(round_trips()), case_name);
+
+#if GPUIMG_WITH_OPENCV
+// An independent reader takes gpuimg's BMPs, gray (8-bit, a palette of the
+// grays) and RGB (24-bit), as the layouts they were written in.
+TEST(BmpWrite, OpenCvReadsGrayAsGrayAndRgbAsRgb) {
+  TempDir dir;
+  for (const int channels : {1, 3})
+    for (const auto& [w, h] : {std::pair{1, 1}, {5, 3}, {33, 2}}) {
+      const Image src = random_image(w, h, channels, Depth::U8, 40 + static_cast<std::uint32_t>(w + channels));
+      write_image(dir.file("a.bmp"), src);
+      const Image theirs = test::opencv_decode(file_bytes(dir.file("a.bmp")));
+      EXPECT_EQ(theirs.channels, channels);
+      EXPECT_EQ(theirs.data, src.data) << channels << " channels, " << w << "x" << h;
+    }
+}
+#endif
 
 // A smooth image, which JPEG keeps close; random noise it would not.
 Image gradient_image(int w, int h, int c, Depth d) {

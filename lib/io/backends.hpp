@@ -79,6 +79,13 @@ Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFr
 Bytes encode_webp(const Image& img);
 std::string libwebp_version();
 
+// bmp_gray.cpp: a gray image as an 8-bit BMP of the 256 grays; whether
+// every palette entry a BMP's decoder reads is a gray; the first channel of
+// an RGB image whose channels are equal.
+Bytes encode_gray_bmp(const Image& img);
+bool has_gray_palette(const Bytes& file);
+Image gray_of(const Image& rgb);
+
 // bmp_rle.cpp: RLE8 and RLE4 BMPs, which stb_image refuses, to RGB.
 bool is_run_length_bmp(const Bytes& file);
 Image decode_bmp_rle(const Bytes& file, std::uint64_t max_pixels);

@@ -124,10 +124,11 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
 #else
     case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
 #endif
-    case Format::bmp:
-      if (is_run_length_bmp(file)) return decode_bmp_rle(file, max_pixels);
-      check_bmp_palette_indices(file);
-      return decode_with_stb(file, format, max_pixels);
+    case Format::bmp: {
+      if (!is_run_length_bmp(file)) check_bmp_palette_indices(file);
+      Image img = is_run_length_bmp(file) ? decode_bmp_rle(file, max_pixels) : decode_with_stb(file, format, max_pixels);
+      return img.channels == 3 && has_gray_palette(file) ? gray_of(img) : img;
+    }
     case Format::pnm:
       return is_pnm_text_or_bitmap(file) ? decode_pnm_text(file, max_pixels) : decode_with_stb(file, format, max_pixels);
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);
@@ -147,6 +148,7 @@ Bytes encode(const Image& img, Format format, const WriteOptions& opts) {
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample);
   if (format == Format::webp) return encode_webp(img);
   if (format == Format::pnm) return encode_pnm(img);
+  if (format == Format::bmp && img.channels == 1) return encode_gray_bmp(img);
 #if GPUIMG_WITH_TIFF
   if (format == Format::tiff) return encode_tiff(img);
 #endif

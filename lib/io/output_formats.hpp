@@ -17,9 +17,10 @@ struct OutputFormat {
   bool holds_16bit;
 };
 
-// WebP has no gray. stb_image_write stores BMP as 24-bit files (gray
-// widened to RGB) or, with alpha, 32-bit ones that many readers take as
-// RGB: alpha is dropped, as it was when OpenCV wrote BMP. TIFF gray+alpha
+// WebP has no gray. BMP keeps gray (an 8-bit file of the 256 grays,
+// bmp_gray.cpp) and RGB (stb_image_write's 24-bit files); its 32-bit
+// files, which many readers take as RGB, are not written: alpha is
+// dropped, as it was when OpenCV wrote BMP. TIFF gray+alpha
 // is widened to RGBA, as OpenCV's encoder did, so files written before
 // and now hold the same layouts.
 inline constexpr OutputFormat kOutputFormats[] = {
@@ -31,7 +32,7 @@ inline constexpr OutputFormat kOutputFormats[] = {
     {"tiff", Format::tiff, kGray | kRgb | kRgba, true},
 #endif
     {"webp", Format::webp, kRgb | kRgba, false},
-    {"bmp", Format::bmp, kRgb, false},
+    {"bmp", Format::bmp, kGray | kRgb, false},
     {"pgm", Format::pnm, kGray, true},
     {"ppm", Format::pnm, kRgb, true},
     {"pnm", Format::pnm, kGray | kRgb, true},
