@@ -148,8 +148,11 @@ if ! cmake --build "$build" -j "$cores" --target gpuimg gpuimg_bench_images >"$l
   check build 1 "build failed (logs/build.log)"
   exit 1
 fi
-gpuimg=$PWD/$build/gpuimg
-maker=$PWD/$build/test/gpuimg_bench_images
+# Named from the root, where $build is relative (the default); as given, where absolute.
+bin=$build
+[ "${bin#/}" = "$bin" ] && bin=$PWD/$build
+gpuimg=$bin/gpuimg
+maker=$bin/test/gpuimg_bench_images
 version=$("$gpuimg" --version)
 echo "$version, built in $(elapsed) s"
 if [ $dry = 0 ] && ! grep -q 'CUDA backend' <<<"$version"; then
