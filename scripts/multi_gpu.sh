@@ -243,7 +243,8 @@ echo "JPEG ${n_jpg} × ${jpg_size[0]}x${jpg_size[1]}, PNG ${n_png} × ${png_size
 # ---- timing ----------------------------------------------------------------------------
 # timed LOG OUTDIR COMMAND...: runs it into an empty OUTDIR; sets run_s (wall
 # seconds), run_rc, run_files (files written), run_rate (gpuimg's own rate
-# from its summary line) and run_split (its images-per-GPU line).
+# from its summary line's count and seconds) and run_split (its
+# images-per-GPU line).
 timed() {
   local log=$1 dir=$2
   shift 2
@@ -255,7 +256,10 @@ timed() {
   t1=$(date +%s.%N)
   run_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
   run_files=$(find "$dir" -type f 2>/dev/null | wc -l)
-  run_rate=$(sed -n 's/^gpuimg: .* processed, .*(\([0-9.]*\) images\/s)$/\1/p' "$log" | tail -1)
+  # From the count and the seconds: the line's own images/s has one decimal,
+  # too coarse for a heavy set's 0.7 against 1.3.
+  run_rate=$(sed -n 's/^gpuimg: \([0-9]*\) processed, .* in \([0-9.]*\) s (.*$/\1 \2/p' "$log" | tail -1 |
+    awk '$2 > 0 { printf "%.3f", $1 / $2 }')
   run_split=$(sed -n 's/^gpuimg: \(GPU 0: .*\)$/\1/p' "$log" | tail -1)
   echo "  $(basename "$log" .log): rc $run_rc, $run_files files, ${run_s} s, gpuimg's rate ${run_rate:-?}"
 }
