@@ -18,6 +18,8 @@ command_line="scripts/bench_gpu.sh $*"
 most=${1:-30}
 build=build-gpu
 started=$SECONDS
+# scripts/device_deps.sh's static libwebp and libexif, where the machine has none.
+[ -d .carry/lib/pkgconfig ] && export PKG_CONFIG_PATH=$PWD/.carry/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

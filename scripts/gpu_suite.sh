@@ -10,7 +10,8 @@
 # archive of the logs are copied there.
 #
 # The device build has no OpenCV (its stb I/O layer stands in) and needs
-# stb's headers: copy /usr/include/stb to .carry/stb and carry .carry.
+# stb's headers, libwebp and libexif, which that machine lacks: run
+# scripts/device_deps.sh here first, and carry .carry.
 #
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
@@ -24,6 +25,8 @@ logs=build-gpu/logs
 rm -rf "$logs"
 mkdir -p "$logs"
 stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
+# scripts/device_deps.sh's static libwebp and libexif, where the machine has none.
+[ -d .carry/lib/pkgconfig ] && export PKG_CONFIG_PATH=$PWD/.carry/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 # Every GPU test suite's name starts with Gpu or CliGpu, or is PixelHelpers.
 gpu_tests='Gpu*:CliGpu*:PixelHelpers.*'
 status=0

@@ -53,8 +53,9 @@
 #   --budget S         seconds the whole script aims to end within (default 450):
 #                      the heavy set's repeats and length are cut to fit
 #   --keep             keep the images and outputs (DIR/multi-gpu)
-# The device build has no OpenCV and needs stb's headers: copy
-# /usr/include/stb to .carry/stb and carry .carry (as for gpu_suite.sh).
+# The device build has no OpenCV and needs stb's headers, libwebp and
+# libexif: run scripts/device_deps.sh here first and carry .carry (as for
+# gpu_suite.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 started_at=$(date +%s)
@@ -128,6 +129,8 @@ note() { summary+=("NOTE  $*"); echo "NOTE  $*"; save; }
 # ---- the build --------------------------------------------------------------------
 say "build ($build)"
 stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
+# scripts/device_deps.sh's static libwebp and libexif, where the machine has none.
+[ -d .carry/lib/pkgconfig ] && export PKG_CONFIG_PATH=$PWD/.carry/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 if [ ! -f "$build/CMakeCache.txt" ]; then
   if [ $dry = 1 ]; then
     configure=(cmake -S . -B "$build" -DGPUIMG_WITH_CUDA=OFF -DGPUIMG_WITH_OPENCV=OFF)
