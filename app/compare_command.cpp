@@ -73,7 +73,7 @@ int execute(const CompareCommand& cmd) {
   const char* device = where.backend == Backend::cuda ? "cuda" : "cpu";
   if (cmd.verbose) print_message(std::string("device: ") + device + ", " + where.detail);
   if (!cmd.quiet)
-    std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits})
+    std::cout << (cmd.json ? report_json({cmd.expected, cmd.actual, &expected, &actual, device, &c, &cmd.limits, &cmd.scope})
                            : text_report(cmd, expected, c));
   return static_cast<int>(failures(c, cmd.limits).empty() ? CompareExit::same : CompareExit::different);
 }

@@ -12,6 +12,7 @@
 #include "antialiased_shapes.hpp"
 #include "codec.hpp"
 #include "diff_image.hpp"
+#include "json_reader.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {
@@ -49,6 +50,15 @@ TEST(CompareAntiAliasCli, AMovedEdgePassesANewBlockFails) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find(R"("differing_pixels": 224,)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(R"("notes": ["0 differing pixels left out as anti-aliased"])"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("scope": {"threshold": null, "ignore_aa": true, "anti_aliased_pixels": 0})"),
+            std::string::npos)
+      << r.out;
+  r = run_binary({"compare", s.still, s.moved, "--ignore-aa", "--threshold", "0.05", "--json"});
+  const Json report = parse_json(r.out);
+  const Json& scope = report["scope"];
+  EXPECT_EQ(scope["threshold"].number, 0.05) << r.out;
+  EXPECT_TRUE(scope["ignore_aa"].boolean);
+  EXPECT_GT(scope["anti_aliased_pixels"].number, 100) << "the moved shape's edges";
   EXPECT_NE(run_binary({"compare", "--help"}).out.find("--ignore-aa"), std::string::npos);
 }
 

@@ -24,6 +24,8 @@
 namespace gpuimg::test {
 namespace {
 
+const Scope kWholeImages;  // no --ignore, --mask, --threshold or --ignore-aa
+
 void set_sample(Image& img, int x, int y, int c, int v) {
   const std::size_t i = (static_cast<std::size_t>(y) * img.width + x) * img.channels + c;
   if (img.depth == Depth::U8)
@@ -164,7 +166,7 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
   set_sample(p.off, 1, 0, 0, 22);
   const Comparison c = compare_images(p.base, p.off, Backend::cpu, Ssim::compute);
   const Thresholds limits = {parse_threshold("--", *find_threshold("max-diff"), "2")};
-  const std::string json = report_json({"a\"b.png", "c.png", &p.base, &p.off, "cpu", &c, &limits});
+  const std::string json = report_json({"a\"b.png", "c.png", &p.base, &p.off, "cpu", &c, &limits, &kWholeImages});
   const std::string ssim = number_text(c.channels[0].ssim);
   EXPECT_EQ(json, R"({
   "schema": "gpuimg-compare/1",
@@ -175,6 +177,7 @@ TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {
   "device": "cpu",
   "mismatch": null,
   "thresholds": {"max-diff": 2},
+  "scope": {"threshold": null, "ignore_aa": false, "anti_aliased_pixels": 0},
   "failures": [],
   "notes": [],
   "overall": {"max_diff": 2, "differing_pixels": 1, "differing_share": 0.5, "mae": 1, "rmse": 1.4142135623730951, "psnr": )" +
@@ -192,7 +195,7 @@ TEST(CompareJson, MismatchAndIdenticalHaveNullsWhereNoNumberFits) {
   const Image a = random_image(3, 3, 3, Depth::U8, 4), b = random_image(3, 3, 3, Depth::U16, 4);
   const Thresholds none;
   const Comparison m = compare_images(a, b, Backend::cpu, Ssim::compute);
-  const std::string json = report_json({"a.png", "b.png", &a, &b, "cpu", &m, &none});
+  const std::string json = report_json({"a.png", "b.png", &a, &b, "cpu", &m, &none, &kWholeImages});
   EXPECT_NE(json.find("\"result\": \"different\",\n  \"pass\": false"), std::string::npos) << json;
   EXPECT_NE(json.find("\"mismatch\": \"depth 8-bit vs 16-bit\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"failures\": [\"depth 8-bit vs 16-bit\"],\n  \"notes\": [],\n  \"overall\": null,\n  \"channels\": [],\n  "
@@ -200,7 +203,7 @@ TEST(CompareJson, MismatchAndIdenticalHaveNullsWhereNoNumberFits) {
             std::string::npos)
       << json;
   const Comparison same = compare_images(a, a, Backend::cpu, Ssim::compute);
-  const std::string j2 = report_json({"a.png", "a.png", &a, &a, "cpu", &same, &none});
+  const std::string j2 = report_json({"a.png", "a.png", &a, &a, "cpu", &same, &none, &kWholeImages});
   EXPECT_NE(j2.find("\"result\": \"identical\""), std::string::npos) << j2;
   EXPECT_NE(j2.find("\"thresholds\": {\"max-diff\": 0}"), std::string::npos) << j2;
   EXPECT_NE(j2.find("\"psnr\": null"), std::string::npos) << j2;

@@ -60,7 +60,10 @@ std::string report_json(const CompareReport& r) {
   out += "  \"device\": " + json_string(r.device) + ",\n";
   out += "  \"mismatch\": " + (c.mismatch.empty() ? std::string("null") : json_string(c.mismatch)) + ",\n";
 
-  out += "  \"thresholds\": " + thresholds_json(*r.thresholds) + ",\n  \"failures\": [";
+  out += "  \"thresholds\": " + thresholds_json(*r.thresholds) + ",\n";
+  out += "  \"scope\": {\"threshold\": " + (r.scope->threshold ? json_number(*r.scope->threshold) : "null") +
+         ", \"ignore_aa\": " + (r.scope->ignore_aa ? "true" : "false") +
+         ", \"anti_aliased_pixels\": " + std::to_string(c.anti_aliased.size()) + "},\n  \"failures\": [";
   for (std::size_t i = 0; i < why.size(); ++i) out += (i ? ", " : "") + json_string(why[i]);
   out += "],\n  \"notes\": [";
   for (std::size_t i = 0; i < c.notes.size(); ++i) out += (i ? ", " : "") + json_string(c.notes[i]);

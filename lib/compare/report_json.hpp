@@ -4,6 +4,7 @@
 // new fields may be added within a version.
 #include <string>
 
+#include "scope.hpp"
 #include "thresholds.hpp"
 
 namespace gpuimg {
@@ -17,6 +18,7 @@ struct CompareReport {
   const char* device;  // "cpu" or "cuda"
   const Comparison* comparison;
   const Thresholds* thresholds;
+  const Scope* scope;
 };
 
 // One JSON object, ending in a newline.

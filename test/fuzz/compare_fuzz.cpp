@@ -55,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           "an image equals itself");
   const gpuimg::Comparison c = gpuimg::compare_images(expected, actual, gpuimg::Backend::cpu, gpuimg::Ssim::compute);
   const gpuimg::Thresholds none;
-  gpuimg::report_json({"e.png", "a.png", &expected, &actual, "cpu", &c, &none});
+  const gpuimg::Scope whole;
+  gpuimg::report_json({"e.png", "a.png", &expected, &actual, "cpu", &c, &none, &whole});
   require(gpuimg::failures(c, none).empty() == c.identical(), "with no limits, any difference fails");
   if (!c.mismatch.empty()) return 0;
   check_ranges(c.overall, expected);
