@@ -1,6 +1,7 @@
 #include "printable.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 
 namespace gpuimg {
 namespace {
@@ -81,6 +82,33 @@ std::string printable(std::string_view bytes) {
     else
       append_escape(out, b);  // one byte; the scan resumes at the next, so a broken sequence hides nothing after it
     ++at;
+  }
+  return out;
+}
+
+std::string bytes_of_printable(std::string_view text) {
+  const auto hex = [&](std::size_t at) -> int {
+    const char c = at < text.size() ? text[at] : '\0';
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw std::runtime_error("'\\x' without two lowercase hex digits");
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '\\') {
+      out += text[at];
+      continue;
+    }
+    const char e = ++at < text.size() ? text[at] : '\0';
+    if (e == '\\' || e == 't' || e == 'n' || e == 'r') {
+      out += e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : '\\';
+    } else if (e == 'x') {
+      out += static_cast<char>(16 * hex(at + 1) + hex(at + 2));
+      at += 2;
+    } else {
+      throw std::runtime_error("a '\\' that escapes nothing");
+    }
   }
   return out;
 }

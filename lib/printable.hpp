@@ -20,4 +20,10 @@ namespace gpuimg {
 // so the original bytes can always be read back.
 std::string printable(std::string_view bytes);
 
+// The bytes printable() showed as `text`: what reads a name back from a
+// report or JSON gpuimg wrote. Throws std::runtime_error for text it cannot
+// have written (a `\` before anything but `\`, `t`, `n`, `r` or `x` and two
+// hex digits).
+std::string bytes_of_printable(std::string_view text);
+
 }  // namespace gpuimg

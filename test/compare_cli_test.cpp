@@ -10,7 +10,7 @@
 #include "codec.hpp"
 #include "json_reader.hpp"
 #include "run_binary.hpp"
-#include "utf8.hpp"
+#include "printable.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -125,8 +125,8 @@ TEST(CompareCli, JsonIsValidWhateverTheFileNames) {
     EXPECT_EQ(r.status, 0) << r.err;
     try {
       const Json report = parse_json(r.out);
-      EXPECT_EQ(unescape_printable(report["expected"]["path"].string), expected);
-      EXPECT_EQ(unescape_printable(report["actual"]["path"].string), actual);
+      EXPECT_EQ(bytes_of_printable(report["expected"]["path"].string), expected);
+      EXPECT_EQ(bytes_of_printable(report["actual"]["path"].string), actual);
       EXPECT_EQ(report["result"].string, "identical");
     } catch (const std::runtime_error& e) {
       ADD_FAILURE() << e.what() << "\n" << r.out;

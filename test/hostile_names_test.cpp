@@ -12,7 +12,7 @@
 #include "batch_tree.hpp"
 #include "printable.hpp"
 #include "run_binary.hpp"
-#include "utf8.hpp"
+#include "utf8_text.hpp"
 
 namespace gpuimg::test {
 namespace {

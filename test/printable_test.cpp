@@ -8,7 +8,7 @@
 #include <string>
 
 #include "printable.hpp"
-#include "utf8.hpp"
+#include "utf8_text.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -114,8 +114,15 @@ TEST(Printable, AnyBytesGiveOneSafeLineThatReadsBack) {
       const auto u = static_cast<unsigned char>(shown[at]), next = static_cast<unsigned char>(shown[at + 1]);
       ASSERT_FALSE(u < 0x20 || u == 0x7f || (u == 0xc2 && next < 0xa0)) << hex_escapes(in);  // C0, DEL, C1
     }
-    EXPECT_EQ(unescape_printable(shown), in) << hex_escapes(in) << " shown as " << shown;
+    EXPECT_EQ(bytes_of_printable(shown), in) << hex_escapes(in) << " shown as " << shown;
   }
+}
+
+// What printable() cannot have written is refused, not guessed at.
+TEST(Printable, TextItCannotHaveWrittenDoesNotReadBack) {
+  for (const char* text : {"a\\", "\\q", "\\x", "\\x1", "\\x1G", "\\xAB", "ok\\"})
+    EXPECT_THROW(bytes_of_printable(text), std::runtime_error) << text;
+  EXPECT_EQ(bytes_of_printable("a\\\\b\\t\\x00\\xff"), std::string("a\\b\t\0\xff", 6));
 }
 
 }  // namespace

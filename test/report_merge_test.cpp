@@ -65,6 +65,20 @@ TEST_F(Merge, TheTableSumsTheShardsAndTheFailedFileIsNamedOnce) {
   EXPECT_EQ(skipped, 0);
 }
 
+// A report holds names in printable() form; the merge reads them back as
+// bytes, so its messages and JSON escape an odd byte once, not twice.
+TEST_F(Merge, AnOddByteInANameIsEscapedOnce) {
+  const bool first = read_bytes(tmp_ / "r1.json").find("corrupt.png") != std::string::npos;
+  std::string text = read_bytes(tmp_ / (first ? "r1.json" : "r2.json"));
+  const std::size_t at = text.find("corrupt.png");
+  write_bytes(tmp_ / "odd.json", text.replace(at, 11, R"(c\\x01rrupt.png)"));
+  RunResult r = merge({first ? "r2.json" : "odd.json", first ? "odd.json" : "r1.json"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(occurrences(r.err, "gpuimg: in/sub/c\\x01rrupt.png: not a recognised image"), 1u) << r.err;
+  r = merge({first ? "r2.json" : "odd.json", first ? "odd.json" : "r1.json", "--json"});
+  EXPECT_EQ(occurrences(r.out, R"("in/sub/c\\x01rrupt.png")"), 2u) << "in the shard and in the whole: " << r.out;
+}
+
 TEST_F(Merge, JsonIsOneDocumentOfTheSchemaWithEachShard) {
   const RunResult r = merge({"r2.json", "r1.json", "--json"});
   EXPECT_EQ(r.status, 1) << r.err;

@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "json_reader.hpp"
+#include "printable.hpp"
 #include "report_json.hpp"
 
 namespace gpuimg {
@@ -55,7 +56,11 @@ const Json& member(const Json& object, const std::string& key, Json::Kind kind) 
   return v;
 }
 
-std::string text(const Json& o, const std::string& key) { return member(o, key, Json::Kind::string).string; }
+// Strings are written in printable() form (json_string): read back as the
+// bytes they show, so that the merge's messages escape them once.
+std::string text(const Json& o, const std::string& key) {
+  return bytes_of_printable(member(o, key, Json::Kind::string).string);
+}
 
 double number(const Json& o, const std::string& key) { return member(o, key, Json::Kind::number).number; }
 
@@ -79,7 +84,7 @@ RunReport from_json(const Json& o) {
   if (r.shard.index > r.shard.count) throw std::runtime_error("shard index past its count");
   for (const Json& d : member(o, "devices", Json::Kind::array).items) {
     if (d.kind != Json::Kind::string) throw std::runtime_error("'devices' holds a non-string");
-    r.devices.push_back(d.string);
+    r.devices.push_back(bytes_of_printable(d.string));
   }
   r.files = count(o, "files");
   r.processed = count(o, "processed");
