@@ -92,11 +92,19 @@ cudaError_t launch_channel_ranges(const void* src, const Shape& shape, unsigned*
 cudaError_t check_kernel_image();
 
 // Launches the stage `rec`, which is record `stage` of `device_ops`, by its
-// op's kind: a skeleton, or the op's own launch path.
+// op's kind: a skeleton, or the op's own launch path. Tables go only to a
+// stage whose op says it takes them for these parameters and this input
+// (TakesTables): a path that would drop them, or read a 16-bit sample's
+// entry from 8-bit tables, is refused rather than run.
 inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage& s, const OpRecord* device_ops) {
   cudaError_t result = cudaErrorInvalidValue;
   visit_op(rec.id, [&](auto tag) {
     using Op = typename decltype(tag)::type;
+    if constexpr (TakesTables<Op>::value) {
+      if (s.tables.any() && !Op::takes_tables(rec.get<Op>(), s.in)) return;
+    } else if (s.tables.any()) {
+      return;
+    }
     if constexpr (Op::kind == Kind::point)
       result = launch_point(s, rec, device_ops, stage);
     else if constexpr (Op::kind == Kind::stencil)

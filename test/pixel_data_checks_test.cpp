@@ -199,6 +199,19 @@ TEST(PixelDataChecks, RunLengthBmpPaletteIndexPastThePaletteIsRefused) {
   }
 }
 
+// A run past the row's end draws only the pixels inside it (two bytes may
+// ask for 255), and the pixels the codes skip are entry 0, which a file
+// without a palette does not have.
+TEST(PixelDataChecks, RunLengthBmpRunsStopAtTheEdgeAndSkippedPixelsNeedEntryZero) {
+  TempDir dir;
+  const Bytes rle8 = {255, 1, 0, 0, 2, 2, 0, 1};  // the bottom row one long run, the top two pixels and a skip
+  save(dir.file("long.bmp"), bmp_indexed(4, 2, 8, kBmpPalette, rle8, 1));
+  EXPECT_EQ(read_image(dir.file("long.bmp")).data, rgb_of({2, 2, 0, 0, 1, 1, 1, 1}));
+  save(dir.file("bare.bmp"), bmp_indexed(4, 2, 8, {}, {0, 2, 5, 7, 0, 1}, 1));
+  EXPECT_EQ(read_error(dir.file("bare.bmp")),
+            dir.file("bare.bmp") + ": corrupt BMP (colour index 0 past the 0-entry palette)");
+}
+
 // Cut before its end-of-bitmap code: refused, not drawn in entry 0.
 TEST(PixelDataChecks, RunLengthBmpEndingEarlyIsRefused) {
   TempDir dir;

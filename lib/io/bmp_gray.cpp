@@ -1,8 +1,7 @@
-// Gray BMPs, as OpenCV wrote and read them before gpuimg stopped linking
-// it: written as 8-bit files whose palette is the 256 grays (stb_image_write
-// writes 24-bit ones alone), and read back as gray wherever every palette
-// entry the decoder reads is a gray, so a gray image survives a round trip
-// as gray.
+// Gray BMPs, as OpenCV writes and reads them: written as 8-bit files whose
+// palette is the 256 grays (stb_image_write writes 24-bit ones alone), and
+// read back as gray wherever every palette entry the decoder reads is a
+// gray, so a gray image survives a round trip as gray.
 #include <algorithm>
 
 #include "backends.hpp"

@@ -1,10 +1,11 @@
-// Run-length BMPs (RLE8 and RLE4), which stb_image refuses and OpenCV read
-// before gpuimg stopped linking it: decoded here, as OpenCV drew them, so
-// such files stay readable. Every index drawn is checked against the
-// palette as stb_image reads BMP palettes (pixel_data_checks.hpp); pixels
-// the codes skip (end of line, delta, end of bitmap) are entry 0, as
-// OpenCV drew them; a file that ends before its end-of-bitmap code is
-// refused.
+// Run-length BMPs (RLE8 and RLE4), which stb_image refuses: decoded as
+// OpenCV draws them. Every index drawn is checked against the palette as
+// stb_image reads BMP palettes (pixel_data_checks.hpp); pixels the codes
+// skip (end of line, delta, end of bitmap) are entry 0, as OpenCV draws
+// them, so entry 0 is checked too; a file that ends before its
+// end-of-bitmap code is refused. A run draws only the pixels inside the
+// image: two bytes may ask for 255, and a file of runs past the edge would
+// otherwise cost time out of all proportion to its pixels.
 #include <algorithm>
 #include <string>
 
@@ -65,7 +66,14 @@ Image decode_bmp_rle(const Bytes& b, std::uint64_t max_pixels) {
   for (;;) {
     const unsigned count = next(), value = next();
     if (count > 0) {
-      for (unsigned i = 0; i < count; ++i) draw(l.bpp == 8 ? value : i % 2 ? value & 15 : value >> 4);
+      // RLE4 alternates the byte's two indices, RLE8 repeats its one.
+      const unsigned first = l.bpp == 8 ? value : value >> 4, second = l.bpp == 8 ? value : value & 15;
+      check_palette_index(first, l.entries, "BMP", "palette");
+      if (count > 1) check_palette_index(second, l.entries, "BMP", "palette");
+      const std::uint64_t inside = y < l.height && x < l.width ? std::min<std::uint64_t>(count, l.width - x) : 0;
+      std::uint8_t* row = indices.data() + (l.height - 1 - std::min(y, l.height - 1)) * l.width;
+      for (std::uint64_t i = 0; i < inside; ++i) row[x + i] = static_cast<std::uint8_t>(i % 2 ? second : first);
+      x += count;
     } else if (value == 0) {
       x = 0;
       ++y;
@@ -84,6 +92,7 @@ Image decode_bmp_rle(const Bytes& b, std::uint64_t max_pixels) {
       if (stored % 2) next();  // literal runs are padded to 16 bits
     }
   }
+  check_palette_index(0, l.entries, "BMP", "palette");
   Image img(static_cast<int>(l.width), static_cast<int>(l.height), 3, Depth::U8);
   for (std::size_t i = 0; i < indices.size(); ++i) {
     const std::size_t entry = l.palette_at + 4 * std::size_t{indices[i]};

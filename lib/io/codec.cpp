@@ -125,8 +125,13 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
     case Format::tiff: throw CodecFailure("TIFF needs a build with libtiff");
 #endif
     case Format::bmp: {
-      if (!is_run_length_bmp(file)) check_bmp_palette_indices(file);
-      Image img = is_run_length_bmp(file) ? decode_bmp_rle(file, max_pixels) : decode_with_stb(file, format, max_pixels);
+      Image img;
+      if (is_run_length_bmp(file)) {
+        img = decode_bmp_rle(file, max_pixels);
+      } else {
+        check_bmp_palette_indices(file);
+        img = decode_with_stb(file, format, max_pixels);
+      }
       return img.channels == 3 && has_gray_palette(file) ? gray_of(img) : img;
     }
     case Format::pnm:

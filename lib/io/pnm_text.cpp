@@ -1,6 +1,5 @@
 // Plain-text PNM (P1 bitmap, P2 gray, P3 RGB) and binary bitmaps (P4),
-// which stb_image refuses and OpenCV read before gpuimg stopped linking
-// it: read here with OpenCV's PxM rules, so such files keep their pixels.
+// which stb_image refuses: read with OpenCV's PxM rules.
 // Numbers are read as the probe reads the header (header_dims.hpp):
 // whitespace and '#' comments before each, the byte after its digits
 // consumed. P1 and P4 give 8-bit gray, a set bit black (0) and a clear one
@@ -67,11 +66,12 @@ Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels) {
   if (max == 0 || max > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string(max) + ")");
   const int channels = kind == '3' ? 3 : 1;
   const bool wide = max > 255;
+  // A bitmap's rows must all be there before its pixels take memory.
+  const std::size_t row_bytes = (width + 7) / 8;
+  if (kind == '4' && r.at + row_bytes * height > file.size()) Reader::truncated();
   Image img(static_cast<int>(width), static_cast<int>(height), channels, wide ? Depth::U16 : Depth::U8);
   const std::size_t samples = img.pixel_count() * static_cast<std::size_t>(channels);
   if (kind == '4') {
-    const std::size_t row_bytes = (width + 7) / 8;
-    if (r.at + row_bytes * height > file.size()) Reader::truncated();
     for (std::size_t y = 0; y < height; ++y)
       for (std::size_t x = 0; x < width; ++x) {
         const unsigned bit = file[r.at + y * row_bytes + x / 8] >> (7 - x % 8) & 1;
