@@ -310,7 +310,8 @@ int execute(const BatchCommand& cmd) {
   std::atomic<bool> failed_fast{false};
   const auto stop = [&] { return interrupted() || failed_fast; };
   const auto count = [&](const BatchItem& item, Outcome outcome, const std::string& problem) {
-    if (cmd.verbose && outcome == Outcome::processed) console.line(item.input + " -> " + item.output);
+    if (cmd.verbose && outcome == Outcome::processed)
+      console.line(item.input + " -> " + item.output + (problem.empty() ? "" : " (" + problem + ")"));
     console.count(outcome, problem);
     if (outcome == Outcome::failed) report.failures.push_back(file_failure(item.input, problem));
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;

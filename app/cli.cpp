@@ -353,7 +353,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   std::string device = "auto";
   std::optional<std::string> max_pixels, quality, jpeg_subsample, png_level, report_file, frame;  // given empty is refused, not taken as absent
   std::string format;
-  bool list_ops = false, help_man = false;
+  bool list_ops = false, help_man = false, no_auto_orient = false;
   std::string completion;
   std::vector<std::string> paths;
   BatchFlags flags;
@@ -374,6 +374,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
       ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
+  app.add_flag("--strip", cmd.write.strip, "Write no ICC profile, EXIF or XMP (by default the input's are kept "
+               "wherever the output's format holds them)");
+  app.add_flag("--no-auto-orient", no_auto_orient, "Keep the pixels as stored and the EXIF orientation as given "
+               "(by default the pixels are turned upright as it says, and it is set to 1)");
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr; in a batch, the "
                "device and each file as it is written");
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
@@ -450,13 +454,17 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
     if (report_file) cmd.report = *report_file;
+    cmd.read.auto_orient = !no_auto_orient;
+    cmd.quiet = flags.quiet;
 
     if (compare.chosen() || golden.chosen() || report.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
       if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame || flags.quiet ||
-          !pipeline_in_order(app, op_options).empty() || cmd.verbose || !cmd.report.empty())
+          !pipeline_in_order(app, op_options).empty() || cmd.verbose || !cmd.report.empty() || cmd.write.strip ||
+          no_auto_orient)
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
-                         ": takes no operations, -v, -q, --report or images of the processing command");
+                         ": takes no operations, -v, -q, --report, --strip, --no-auto-orient or images of the "
+                         "processing command");
       if (compare.chosen()) result.compare = compare.command();
       if (golden.chosen()) result.golden = golden.command();
       if (report.chosen()) result.report = report.command();

@@ -23,6 +23,7 @@ struct Command {
   ReadOptions read;
   WriteOptions write;
   bool verbose = false;
+  bool quiet = false;  // -q: no warnings
   std::string report;  // --report FILE; empty: none
 };
 

@@ -50,7 +50,7 @@ std::vector<Pipeline> pipelines(const Manifest& m) {
 Image run_case(const GoldenCase& c, const Pipeline& p, Backend backend) {
   if (same_file(c.input.string(), c.golden.string()))
     throw UsageError(c.golden.string() + ": is also this case's input; gpuimg never overwrites its input");
-  Image img = read_planned(c.input.string(), p, ReadOptions{});
+  Image img = read_planned(c.input.string(), p, ReadOptions{}).image;
   run_pipeline(backend, img, p);
   return img;
 }

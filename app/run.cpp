@@ -11,6 +11,8 @@
 
 #include "device_choice.hpp"
 #include "error.hpp"
+#include "message_line.hpp"
+#include "orientation.hpp"
 #include "planned_read.hpp"
 #include "printable.hpp"
 #include "process_clock.hpp"
@@ -51,6 +53,16 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);
 }
 
+// Warnings for metadata set aside (unless -q), and under -v the orientation the pixels were turned from.
+void print_metadata_read(const Command& cmd, const UprightImage& decoded) {
+  if (!cmd.quiet)
+    for (const std::string& item : decoded.metadata.ignored)
+      print_message("warning: " + cmd.input + ": ignored " + item + " (-q: no warnings)");
+  if (cmd.verbose && decoded.turned != 1)
+    print_message(cmd.input + ": EXIF orientation " + std::to_string(decoded.turned) + ": " + upright_text(decoded.turned) +
+                  " (--no-auto-orient: as stored)");
+}
+
 int execute(const Command& cmd, std::string& device) {
   const auto start = Clock::now();
   check_output_path(cmd.output, {cmd.input}, cmd.write.format);
@@ -68,20 +80,21 @@ int execute(const Command& cmd, std::string& device) {
   };
   if (cmd.device != DeviceChoice::automatic) select_beside_decoding();
   const auto decode_start = Clock::now();
-  const InputFile input = read_planned_input(cmd.input, cmd.pipeline, cmd.read);
+  const PlannedInput input = read_planned_input(cmd.input, cmd.pipeline, cmd.read);
 
   // auto first weighs the pipeline's CPU time, from the header's dimensions,
   // against CUDA's start-up and exit (device_choice.hpp): below them the CPU
   // runs it, and CUDA is never initialised.
   AutoDevice choice{true, ""};
   if (cmd.device == DeviceChoice::automatic) {
-    choice = choose_auto_device(cmd.pipeline, input.shape, static_cast<int>(std::thread::hardware_concurrency()));
+    choice = choose_auto_device(cmd.pipeline, input.file.shape, static_cast<int>(std::thread::hardware_concurrency()));
     if (choice.start_cuda)
       select_beside_decoding();
     else
       device_ms = ms_since(start);
   }
-  Image img = decode_planned(input, cmd.pipeline, cmd.read);
+  UprightImage decoded = decode_planned(input, cmd.pipeline, cmd.read);
+  Image& img = decoded.image;
   const Shape input_shape = shape_of(img);
   const double decode_ms = ms_since(decode_start);
   BackendSelection where{Backend::cpu, choice.reason};
@@ -94,9 +107,12 @@ int execute(const Command& cmd, std::string& device) {
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);
   if (cmd.verbose) print_plan(cmd, input_shape, where, times, decode_ms, device_ms);
+  print_metadata_read(cmd, decoded);
 
   const auto encode_start = Clock::now();
-  write_image(cmd.output, img, cmd.write);
+  const std::vector<std::string> left_out = write_image(cmd.output, img, cmd.write, decoded.metadata);
+  if (cmd.verbose)
+    for (const std::string& note : left_out) print_message(cmd.output + ": " + note);
   if (cmd.verbose)
     std::fprintf(stderr, "gpuimg: %s: encoded and written in %.1f ms; %.1f ms in all, from the process's start\n",
                  printable(cmd.output).c_str(), ms_since(encode_start), ms_since_process_start());

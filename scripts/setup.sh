@@ -15,7 +15,7 @@ set -euo pipefail
 # libwebp-dev: WebP through libwebp itself (libwebpdemux for animations);
 # libopencv-dev only for the tests' oracles: gpuimg never links OpenCV,
 # whose imgcodecs loads some 130 libraries into every process.
-packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libwebp-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
+packages=(build-essential cmake pkg-config zlib1g-dev libpng-dev libjpeg-dev libtiff-dev libwebp-dev libexif-dev libopencv-dev libcli11-dev libstb-dev libgtest-dev)
 tests=(chromium parallel slurm-wlm munge)
 for option in "$@"; do
   case $option in

@@ -23,6 +23,7 @@ namespace {
 struct Decoded {
   const BatchItem* item;
   Image image;
+  Metadata metadata;
 };
 
 class Batch {
@@ -88,28 +89,38 @@ class Batch {
 
   // What every item goes through before it is read: a problem found while
   // planning, an output naming its input, the output's folder.
-  Image read(const BatchItem& item) {
+  Decoded read(const BatchItem& item) {
     if (!item.problem.empty()) throw Error(ExitCode::failure, item.problem);
     make_folder(item);
     check_output_path(item.output, {item.input});
-    return read_planned(item.input, settings_.pipeline, settings_.read);
+    UprightImage decoded = read_planned(item.input, settings_.pipeline, settings_.read);
+    return {&item, std::move(decoded.image), std::move(decoded.metadata)};
   }
 
-  void write(const BatchItem& item, const Image& img) {
+  void write(const Decoded& d) {
     if (stopping()) return;  // dropped: the batch is stopping
     // Again: another run sharing the output folder (--shard) may have
     // removed it, empty, as it ended, since this item was read.
-    make_folder(item);
-    write_image(item.output, img, settings_.write);
-    finish(item, Outcome::processed);
+    make_folder(*d.item);
+    std::vector<std::string> notes = d.metadata.ignored;
+    for (std::string& item : notes) item = "ignored " + item;
+    const std::vector<std::string> left_out = write_image(d.item->output, d.image, settings_.write, d.metadata);
+    notes.insert(notes.end(), left_out.begin(), left_out.end());
+    finish(*d.item, Outcome::processed, join_notes(notes));
+  }
+
+  static std::string join_notes(const std::vector<std::string>& notes) {
+    std::string s;
+    for (const std::string& note : notes) s += (s.empty() ? "" : "; ") + note;
+    return s;
   }
 
   void cpu_worker(int threads) {
     while (const BatchItem* item = next()) {
       attempt(*item, [&] {
-        Image img = read(*item);
-        run_cpu(img, settings_.pipeline, nullptr, threads);
-        write(*item, img);
+        Decoded d = read(*item);
+        run_cpu(d.image, settings_.pipeline, nullptr, threads);
+        write(d);
       });
     }
   }
@@ -134,13 +145,13 @@ class Batch {
       });
     std::thread encoders([&] {
       run_workers(settings_.jobs, [&] {
-        while (std::optional<Decoded> d = done.pop()) attempt(*d->item, [&] { write(*d->item, d->image); });
+        while (std::optional<Decoded> d = done.pop()) attempt(*d->item, [&] { write(*d); });
       });
     });
     run_workers(settings_.jobs, [&] {
       while (const BatchItem* item = next()) {
-        Image img;
-        if (attempt(*item, [&] { img = read(*item); }) && !decoded.push({item, std::move(img)})) break;
+        Decoded d{item, {}, {}};
+        if (attempt(*item, [&] { d = read(*item); }) && !decoded.push(std::move(d))) break;
       }
       if (--decoders_left == 0) decoded.close();
     });

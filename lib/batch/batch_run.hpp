@@ -10,6 +10,7 @@
 #include "backend.hpp"
 #include "batch_items.hpp"
 #include "codec.hpp"
+#include "metadata.hpp"
 #include "pipeline.hpp"
 
 namespace gpuimg {
@@ -26,7 +27,10 @@ struct BatchSettings {
 enum class Outcome { processed, failed };
 
 // Called once per item that finished, from any thread but never two at once.
-// `problem`: the "PATH: problem" line of a failure, else empty.
+// `problem`: the "PATH: problem" line of a failure; for an item processed,
+// what became of its metadata where not all was kept ("ignored a PNG eXIf
+// chunk with a wrong CRC; BMP holds no ICC profile; written without it"),
+// else empty.
 using ReportFn = std::function<void(const BatchItem&, Outcome, const std::string& problem)>;
 
 // Lanes per GPU: one uploading, one running kernels, one downloading.

@@ -12,6 +12,7 @@
 #include "codec.hpp"
 #include "header_dims.hpp"
 #include "image.hpp"
+#include "metadata.hpp"
 #include "probe.hpp"
 #include "sniff.hpp"
 
@@ -38,9 +39,10 @@ std::string libpng_version();
 // jpeg_codec.cpp: libjpeg(-turbo), in every build. Decodes to 8-bit gray or
 // RGB (CMYK and YCCK converted by inverted_cmyk_to_rgb()); refuses what
 // libjpeg warns about. Encodes 8-bit gray or RGB, RGB's chroma sampled as
-// `subsample` says.
+// `subsample` says, with the metadata given (each item within what its
+// segments hold: metadata_formats.hpp).
 Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels);
-Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample);
+Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample, const Metadata& metadata = {});
 std::string libjpeg_version();
 
 // psd_codec.cpp: the merged image of a grayscale or RGB PSD, 8- or 16-bit,

@@ -16,6 +16,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "frames.hpp"
+#include "metadata_formats.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
 #include "pixel_data_checks.hpp"
@@ -148,9 +149,10 @@ PngSettings png_settings(int level) {
   return {PngFilter::adaptive, PngStrategy::lz77, level};
 }
 
-Bytes encode(const Image& img, Format format, const WriteOptions& opts) {
-  if (format == Format::png) return encode_png(img, png_settings(opts.png_level));
-  if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample);
+// `metadata`: what the format holds of it (metadata_to_write).
+Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Metadata& metadata) {
+  if (format == Format::png) return encode_png(img, png_settings(opts.png_level), png_metadata_chunks(metadata));
+  if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample, metadata);
   if (format == Format::webp) return encode_webp(img);
   if (format == Format::pnm) return encode_pnm(img);
   if (format == Format::bmp && img.channels == 1) return encode_gray_bmp(img);
@@ -326,6 +328,11 @@ Image decode_image_bytes(const std::string& path, Bytes bytes, const ReadOptions
 }
 
 void write_image(const std::string& path, const Image& img, const WriteOptions& opts) {
+  write_image(path, img, opts, Metadata{});
+}
+
+std::vector<std::string> write_image(const std::string& path, const Image& img, const WriteOptions& opts,
+                                     const Metadata& metadata) {
   const std::string invalid = check_image(img);
   if (!invalid.empty()) throw OutputError(path, invalid);
   if (opts.jpeg_quality < 1 || opts.jpeg_quality > 100) {
@@ -336,17 +343,20 @@ void write_image(const std::string& path, const Image& img, const WriteOptions& 
   }
   const OutputFormat& format = output_format_or_throw(path, opts.format);
   const Layout layout = stored_layout(format, img.channels, img.depth);
+  std::vector<std::string> notes;
+  const Metadata kept = opts.strip ? Metadata{} : metadata_to_write(metadata, format.format, layout.channels, notes);
   Bytes encoded;
   try {
     const bool as_is = layout.channels == img.channels && layout.depth == img.depth;
-    encoded = as_is ? encode(img, format.format, opts)
-                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts);
+    encoded = as_is ? encode(img, format.format, opts, kept)
+                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts, kept);
   } catch (const CodecFailure& e) {
     throw OutputError(path, e.what());
   } catch (const std::bad_alloc&) {
     throw OutputError(path, "out of memory while encoding");
   }
   write_output(path, encoded);
+  return notes;
 }
 
 void check_output_path(const std::string& path) { check_output_target(path, ""); }

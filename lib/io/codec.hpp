@@ -19,6 +19,9 @@ struct ReadOptions {
   // --frame: which frame of an animated GIF, PNG or WebP or page of a TIFF
   // to decode, from 0; kNoFrame (frames.hpp): the input must hold one.
   int frame = kNoFrame;
+  // Turn the pixels as the EXIF Orientation tag says, and set it to 1
+  // (planned_read.hpp); false: --no-auto-orient.
+  bool auto_orient = true;
 };
 
 // JPEG chroma sampling: automatic is ImageMagick's rule, 4:4:4 at quality
@@ -36,6 +39,8 @@ struct WriteOptions {
   // The extension whose format is written ("png"), in place of the path's
   // own: stdout and FIFOs have none to go by. Empty: the path's.
   std::string format{};
+  // --strip: no ICC profile, EXIF or XMP in the output (metadata.hpp).
+  bool strip = false;
 };
 
 // An input read once: its bytes, its format (recognised from its first

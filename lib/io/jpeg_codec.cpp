@@ -105,6 +105,15 @@ struct Encoder {
   }
 }
 
+// An APP1 segment's contents: the identifying string (`id_len` bytes with
+// its NULs), then `item`; nothing for no item.
+Bytes app1_segment(const char* id, std::size_t id_len, const Bytes& item) {
+  if (item.empty()) return {};
+  Bytes seg(id, id + id_len);
+  seg.insert(seg.end(), item.begin(), item.end());
+  return seg;
+}
+
 }  // namespace
 
 Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels) {
@@ -177,10 +186,12 @@ std::pair<int, int> luma_sampling(JpegSubsample subsample, int quality) {
 
 }  // namespace
 
-Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample) {
+Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample, const Metadata& metadata) {
   if (img.depth != Depth::U8 || (img.channels != 1 && img.channels != 3)) {
     throw CodecFailure("JPEG encoder takes 8-bit gray or RGB only");  // stored_layout() guarantees it
   }
+  // Made before the guarded body: a longjmp out of it would skip their destructors.
+  const Bytes exif = app1_segment("Exif\0", 6, metadata.exif), xmp = app1_segment("http://ns.adobe.com/xap/1.0/", 29, metadata.xmp);
   Encoder e;
   jpeg_compress_struct& cinfo = e.cinfo;
   const bool written = jpeg_guarded(e.err, [&] {
@@ -203,6 +214,12 @@ Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample) {
       cinfo.comp_info[0].v_samp_factor = v;
     }
     jpeg_start_compress(&cinfo, TRUE);
+    // After JFIF's APP0 (readers look for Exif in the first APP1, not the
+    // first segment). libjpeg-turbo cuts the profile into APP2 chunks.
+    if (!exif.empty()) jpeg_write_marker(&cinfo, JPEG_APP0 + 1, exif.data(), static_cast<unsigned>(exif.size()));
+    if (!xmp.empty()) jpeg_write_marker(&cinfo, JPEG_APP0 + 1, xmp.data(), static_cast<unsigned>(xmp.size()));
+    if (!metadata.icc.empty())
+      jpeg_write_icc_profile(&cinfo, metadata.icc.data(), static_cast<unsigned>(metadata.icc.size()));
     while (cinfo.next_scanline < cinfo.image_height) {
       // libjpeg only reads the rows; JSAMPROW is not const.
       JSAMPROW row = const_cast<std::uint8_t*>(img.data.data()) + std::size_t{cinfo.next_scanline} * img.row_bytes();

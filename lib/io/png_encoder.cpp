@@ -131,9 +131,10 @@ void put32(Bytes& out, std::uint32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
 }
 
-// Chunks of `type` holding data[0, n): one, or several where n passes the
-// 2^31 - 1 bytes a chunk can hold (any cut of IDAT data is valid).
-void put_chunks(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n) {
+}  // namespace
+
+// Several chunks past 1 GiB: a chunk holds at most 2^31 - 1 bytes.
+void put_png_chunks(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n) {
   constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
   std::size_t at = 0;
   do {
@@ -146,6 +147,8 @@ void put_chunks(Bytes& out, const char* type, const std::uint8_t* data, std::siz
     at += len;
   } while (at < n);
 }
+
+namespace {
 
 // One segment's share of the file: its IDAT chunks, complete with their
 // CRCs (the last segment's deflated data bare, for the Adler-32 to follow
@@ -206,12 +209,12 @@ void deflate_segment(const PngRows& rows, int y0, int y1, bool last, const PngSe
   if (last)
     out.tail = std::move(deflated);
   else if (!out.failed)
-    put_chunks(out.chunks, "IDAT", deflated.data(), deflated.size());
+    put_png_chunks(out.chunks, "IDAT", deflated.data(), deflated.size());
 }
 
 }  // namespace
 
-Bytes encode_png(const Image& img, const PngSettings& settings) {
+Bytes encode_png(const Image& img, const PngSettings& settings, const Bytes& ancillary) {
   static constexpr std::uint8_t kColorTypes[] = {0, 0, 4, 2, 6};  // gray, gray+alpha, RGB, RGBA
   const PngRows rows(img);
   const int rows_per_segment = static_cast<int>(std::max<std::size_t>(1, kSegmentBytes / (rows.row_bytes() + 1)));
@@ -234,7 +237,8 @@ Bytes encode_png(const Image& img, const PngSettings& settings) {
   put32(header, static_cast<std::uint32_t>(img.height));
   header.insert(header.end(), {static_cast<std::uint8_t>(img.depth == Depth::U16 ? 16 : 8),
                                kColorTypes[img.channels], 0, 0, 0});  // deflate, adaptive filtering, no interlace
-  put_chunks(out, "IHDR", header.data(), header.size());
+  put_png_chunks(out, "IHDR", header.data(), header.size());
+  out.insert(out.end(), ancillary.begin(), ancillary.end());
   uLong adler = adler32(0, nullptr, 0);
   for (const Segment& part : parts) {
     if (part.out_of_memory) throw std::bad_alloc();
@@ -247,8 +251,8 @@ Bytes encode_png(const Image& img, const PngSettings& settings) {
   // mismatch found after the last row as a mere warning).
   Bytes& tail = parts.back().tail;
   put32(tail, static_cast<std::uint32_t>(adler));
-  put_chunks(out, "IDAT", tail.data(), tail.size());
-  put_chunks(out, "IEND", nullptr, 0);
+  put_png_chunks(out, "IDAT", tail.data(), tail.size());
+  put_png_chunks(out, "IEND", nullptr, 0);
   return out;
 }
 

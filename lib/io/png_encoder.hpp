@@ -19,6 +19,11 @@ struct PngSettings {
   int level = 6;  // zlib 0..9; 0 stores uncompressed whatever the strategy
 };
 
-Bytes encode_png(const Image& img, const PngSettings& settings);
+// `ancillary`: chunks, complete, to follow IHDR (before IDAT, where iCCP must be).
+Bytes encode_png(const Image& img, const PngSettings& settings, const Bytes& ancillary = {});
+
+// Appends chunks of `type` holding data[0, n): one, or several where n
+// passes what a chunk can hold (any cut of IDAT data is valid).
+void put_png_chunks(Bytes& out, const char* type, const std::uint8_t* data, std::size_t n);
 
 }  // namespace gpuimg

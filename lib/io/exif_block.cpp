@@ -1,0 +1,89 @@
+// libexif is chosen over exiv2 for a process that starts for every file:
+// it is one small C library with no dependencies of its own (exiv2 brings
+// libstdc++-heavy code, expat, zlib and brotli: more to load at start-up),
+// Debian keeps it patched, and OSS-Fuzz fuzzes its loader.
+#include "exif_block.hpp"
+
+#include <libexif/exif-data.h>
+#include <libexif/exif-log.h>
+#include <libexif/exif-utils.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+namespace gpuimg {
+namespace {
+
+// libexif finds the block behind JPEG's APP1 header, not bare.
+constexpr unsigned char kExifHeader[] = {'E', 'x', 'i', 'f', 0, 0};
+
+struct Complaints {
+  bool corrupt = false;
+  char first[200] = "";
+};
+
+void on_log(ExifLog*, ExifLogCode code, const char*, const char* format, va_list args, void* data) {
+  auto* c = static_cast<Complaints*>(data);
+  if (code != EXIF_LOG_CODE_CORRUPT_DATA && code != EXIF_LOG_CODE_NO_MEMORY) return;  // debug messages
+  if (!c->corrupt) std::vsnprintf(c->first, sizeof c->first, format, args);
+  c->corrupt = true;
+}
+
+using ExifDataPtr = std::unique_ptr<ExifData, void (*)(ExifData*)>;
+using ExifLogPtr = std::unique_ptr<ExifLog, void (*)(ExifLog*)>;
+
+// The block loaded as written: libexif's defaults would add the tags the
+// standard calls mandatory and drop those it does not know, so a rewrite
+// would change more than the one tag asked.
+struct Loaded {
+  Complaints complaints;
+  ExifLogPtr log{exif_log_new(), exif_log_unref};
+  ExifDataPtr data{exif_data_new(), exif_data_unref};
+
+  explicit Loaded(const std::vector<std::uint8_t>& exif) {
+    if (!log || !data) throw std::bad_alloc();
+    exif_log_set_func(log.get(), on_log, &complaints);
+    exif_data_log(data.get(), log.get());
+    exif_data_unset_option(data.get(), EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_unset_option(data.get(), EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
+    exif_data_set_option(data.get(), EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE);
+    std::vector<unsigned char> framed(kExifHeader, kExifHeader + sizeof kExifHeader);
+    framed.insert(framed.end(), exif.begin(), exif.end());
+    exif_data_load_data(data.get(), framed.data(), static_cast<unsigned int>(framed.size()));
+  }
+
+  ExifEntry* orientation() const {
+    ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    return e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 && e->size >= 2 ? e : nullptr;
+  }
+};
+
+}  // namespace
+
+ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
+  ExifReading out;
+  if (exif.size() > 0xffffffffu - sizeof kExifHeader) return {true, "larger than 4 GiB", 1};  // libexif takes an unsigned int
+  const Loaded loaded(exif);
+  if (loaded.complaints.corrupt) return {true, std::string("libexif: ") + loaded.complaints.first, 1};
+  if (const ExifEntry* e = loaded.orientation()) {
+    const int v = exif_get_short(e->data, exif_data_get_byte_order(loaded.data.get()));
+    if (v >= 1 && v <= 8) out.orientation = v;
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> exif_upright(const std::vector<std::uint8_t>& exif) {
+  const Loaded loaded(exif);
+  if (ExifEntry* e = loaded.orientation()) exif_set_short(e->data, exif_data_get_byte_order(loaded.data.get()), 1);
+  unsigned char* saved = nullptr;
+  unsigned int size = 0;
+  exif_data_save_data(loaded.data.get(), &saved, &size);
+  const std::unique_ptr<unsigned char, void (*)(void*)> owned(saved, std::free);
+  if (!saved || size < sizeof kExifHeader) throw std::bad_alloc();
+  return std::vector<std::uint8_t>(saved + sizeof kExifHeader, saved + size);
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,95 @@
+#include "metadata.hpp"
+
+#include "backends.hpp"
+#include "exif_block.hpp"
+#include "metadata_formats.hpp"
+
+namespace gpuimg {
+namespace {
+
+constexpr std::size_t kIccHeader = 128;
+
+std::string icc_colour_space(const Bytes& icc) {
+  return icc.size() < kIccHeader ? "" : std::string(icc.begin() + 16, icc.begin() + 20);
+}
+
+// "RGB " as "RGB": the signature is padded with spaces to four letters.
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+std::string bytes_text(std::size_t n) { return std::to_string(n) + " bytes"; }
+
+// Items named as a list: "ICC profile", "ICC profile or EXIF", "ICC profile, EXIF or XMP".
+std::string listed(const std::vector<std::string>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return s;
+}
+
+std::string without(std::size_t items) { return items == 1 ? "; written without it" : "; written without them"; }
+
+// JPEG's segments cap each item; nothing else in the formats written caps them below memory.
+void fit_jpeg(Metadata& m, std::vector<std::string>& notes) {
+  const auto cap = [&](Bytes& item, std::size_t max, const char* what) {
+    if (item.size() <= max) return;
+    notes.push_back(std::string("the ") + what + " is " + bytes_text(item.size()) + ", over the " + std::to_string(max) +
+                    " a JPEG holds" + without(1));
+    item.clear();
+  };
+  cap(m.icc, kJpegIccMax, "ICC profile");
+  cap(m.exif, kJpegExifMax, "EXIF block");
+  cap(m.xmp, kJpegXmpMax, "XMP packet");
+}
+
+}  // namespace
+
+std::string icc_problem(const Bytes& icc) {
+  if (icc.size() < kIccHeader) return bytes_text(icc.size()) + ", shorter than its 128-byte header";
+  const std::uint64_t declared = detail::read_uint(icc, 0, 4, true);
+  if (declared != icc.size()) return "its header gives " + bytes_text(declared) + "; it has " + bytes_text(icc.size());
+  return "";
+}
+
+bool icc_fits(const Bytes& icc, int channels) { return icc_colour_space(icc) == (channels <= 2 ? "GRAY" : "RGB "); }
+
+Metadata read_metadata(const InputFile& input) {
+  Metadata m;
+  if (input.format == Format::png) read_png_metadata(input.bytes, m);
+  if (input.format == Format::jpeg) read_jpeg_metadata(input.bytes, m);
+  if (!m.exif.empty()) {
+    const ExifReading exif = read_exif(m.exif);
+    if (exif.corrupt) {
+      m.ignored.push_back("the EXIF block (" + exif.problem + ")");
+      m.exif.clear();
+    }
+    m.orientation = exif.orientation;
+  }
+  return m;
+}
+
+Metadata metadata_to_write(const Metadata& given, Format format, int channels, std::vector<std::string>& notes) {
+  Metadata m;
+  m.icc = given.icc;
+  m.exif = given.exif;
+  m.xmp = given.xmp;
+  if (!m.icc.empty() && !icc_fits(m.icc, channels)) {
+    notes.push_back("the ICC profile is for " + trimmed(icc_colour_space(m.icc)) + ", the image written is " +
+                    (channels <= 2 ? "gray" : "RGB") + without(1));
+    m.icc.clear();
+  }
+  if (format == Format::png || m.empty()) return m;
+  if (format == Format::jpeg) {
+    fit_jpeg(m, notes);
+    return m;
+  }
+  std::vector<std::string> items;
+  if (!m.icc.empty()) items.push_back("ICC profile");
+  if (!m.exif.empty()) items.push_back("EXIF");
+  if (!m.xmp.empty()) items.push_back("XMP");
+  notes.push_back(std::string(format_name(format)) + " holds no " + listed(items) + without(items.size()));
+  return {};
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,206 @@
+// ICC profiles, EXIF and XMP kept from input to output, EXIF orientation
+// applied on load, --strip and --no-auto-orient; each written file's chunks
+// or segments read back by the test's own walks (metadata_files.hpp).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "metadata.hpp"
+#include "metadata_files.hpp"
+#include "planned_read.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+Metadata metadata_of(Bytes icc, Bytes exif, const std::string& xmp) {
+  Metadata m;
+  m.icc = std::move(icc);
+  m.exif = std::move(exif);
+  m.xmp.assign(xmp.begin(), xmp.end());
+  return m;
+}
+
+void write_with(const std::string& path, const Image& img, const Metadata& m) {
+  EXPECT_TRUE(write_image(path, img, WriteOptions{}, m).empty());
+}
+
+RunResult gpuimg(std::vector<std::string> args) {
+  args.insert(args.end(), {"--device", "cpu"});
+  return run_binary(args);
+}
+
+// The image as EXIF `orientation` says it is meant to be seen, by the
+// standard's table: display pixel (X, Y) is stored pixel (x, y).
+Image upright_reference(const Image& in, int orientation) {
+  const bool swapped = orientation >= 5;
+  const int w = in.width, h = in.height;
+  Image out(swapped ? h : w, swapped ? w : h, in.channels, in.depth);
+  const std::size_t px = static_cast<std::size_t>(in.channels) * bytes_per_sample(in.depth);
+  for (int Y = 0; Y < out.height; ++Y)
+    for (int X = 0; X < out.width; ++X) {
+      int x = X, y = Y;
+      switch (orientation) {
+        case 2: x = w - 1 - X; break;
+        case 3: x = w - 1 - X; y = h - 1 - Y; break;
+        case 4: y = h - 1 - Y; break;
+        case 5: x = Y; y = X; break;
+        case 6: x = Y; y = h - 1 - X; break;
+        case 7: x = w - 1 - Y; y = h - 1 - X; break;
+        case 8: x = w - 1 - Y; y = X; break;
+        default: break;
+      }
+      std::memcpy(out.data.data() + (static_cast<std::size_t>(Y) * out.width + X) * px,
+                  in.data.data() + (static_cast<std::size_t>(y) * w + x) * px, px);
+    }
+  return out;
+}
+
+TEST(MetadataRoundTrip, IccExifAndXmpSurvivePngToJpegToPngByteForByte) {
+  TempDir dir;
+  // Over 64 KiB: JPEG carries it in three APP2 chunks.
+  const Metadata m = metadata_of(icc_profile(150000), exif_block(1, true), xmp_packet());
+  write_with(dir.file("a.png"), random_image(7, 5, 3, Depth::U8, 3), m);
+  ASSERT_EQ(gpuimg({dir.file("a.png"), dir.file("b.jpg")}).status, 0);
+  ASSERT_EQ(gpuimg({dir.file("b.jpg"), dir.file("c.png")}).status, 0);
+
+  const FileItems jpg = jpeg_items(load(dir.file("b.jpg")));
+  EXPECT_EQ(jpg.icc, m.icc);
+  EXPECT_EQ(jpg.exif, m.exif);
+  EXPECT_EQ(jpg.xmp, xmp_packet());
+  EXPECT_EQ(jpg.kinds, (std::vector<std::string>{"APP0", "APP1", "APP1", "APP2", "APP2", "APP2"}));
+  const FileItems png = png_items(load(dir.file("c.png")));
+  EXPECT_EQ(png.icc, m.icc);
+  EXPECT_EQ(png.exif, m.exif);
+  EXPECT_EQ(png.xmp, xmp_packet());
+  // iCCP before the pixels, as PNG requires.
+  EXPECT_EQ(std::vector<std::string>(png.kinds.begin(), png.kinds.begin() + 5),
+            (std::vector<std::string>{"IHDR", "iCCP", "eXIf", "iTXt", "IDAT"}));
+}
+
+TEST(MetadataRoundTrip, JpegIccChunksAreJoinedByTheirNumbersNotTheirOrder) {
+  TempDir dir;
+  const Bytes icc = icc_profile(140000, "GRAY");
+  write_with(dir.file("a.jpg"), random_image(4, 4, 1, Depth::U8, 5), metadata_of(icc, {}, ""));
+  Bytes jpg = load(dir.file("a.jpg"));
+  // Swap the first two APP2 chunks (each 65533 bytes of contents: the same length).
+  const std::size_t first = find_segment(jpg, 0xe2), seg = 2 + 65535;
+  std::swap_ranges(jpg.begin() + first, jpg.begin() + first + seg, jpg.begin() + first + seg);
+  save(dir.file("b.jpg"), jpg);
+  const RunResult r = gpuimg({dir.file("b.jpg"), dir.file("c.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(png_items(load(dir.file("c.png"))).icc, icc);
+}
+
+// Orientation 1 to 8 at every depth and channel count, on sizes off any
+// grid and of one row or column.
+class AutoOrient : public testing::TestWithParam<std::tuple<int, Depth, int>> {};
+
+TEST_P(AutoOrient, TurnsThePixelsUprightAndSetsTheTagToOne) {
+  const auto [orientation, depth, channels] = GetParam();
+  TempDir dir;
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{5, 3}, {1, 1}, {1, 6}, {6, 1}, {17, 9}}) {
+    const Image stored = random_image(w, h, channels, depth, static_cast<std::uint32_t>(orientation * 100 + w));
+    const std::string path = dir.file("in.png");
+    write_with(path, stored, metadata_of({}, exif_block(orientation, orientation % 2 == 0), ""));
+
+    const UprightImage read = read_planned(path, {}, ReadOptions{});
+    EXPECT_EQ(read.image.data, upright_reference(stored, orientation).data) << w << "x" << h;
+    EXPECT_EQ(read.image.width, orientation >= 5 ? h : w);
+    EXPECT_EQ(exif_orientation_of(read.metadata.exif), 1);
+    EXPECT_EQ(read.turned, orientation);
+
+    ReadOptions as_stored;
+    as_stored.auto_orient = false;
+    const UprightImage kept = read_planned(path, {}, as_stored);
+    EXPECT_EQ(kept.image.data, stored.data);
+    EXPECT_EQ(kept.metadata.exif, exif_block(orientation, orientation % 2 == 0));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Orientations, AutoOrient,
+                         testing::Combine(testing::Range(1, 9), testing::Values(Depth::U8, Depth::U16),
+                                          testing::Range(1, 5)));
+
+TEST(AutoOrientCli, JpegTurnedAsItsTagSaysAndWrittenWithTagOne) {
+  TempDir dir;
+  const Bytes exif = exif_block(6);
+  write_with(dir.file("a.jpg"), random_image(9, 4, 3, Depth::U8, 8), metadata_of({}, exif, ""));
+  const RunResult kept = gpuimg({dir.file("a.jpg"), "--no-auto-orient", dir.file("stored.png")});
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_EQ(png_items(load(dir.file("stored.png"))).exif, exif);
+
+  const RunResult turned = gpuimg({dir.file("a.jpg"), "-v", "--invert", dir.file("upright.png")});
+  ASSERT_EQ(turned.status, 0) << turned.err;
+  EXPECT_NE(turned.err.find("gpuimg: " + dir.file("a.jpg") + ": EXIF orientation 6: turned 90 degrees clockwise"),
+            std::string::npos)
+      << turned.err;
+  EXPECT_EQ(exif_orientation_of(png_items(load(dir.file("upright.png"))).exif), 1);
+  // stored.png keeps Orientation 6 too: read as stored, as the oracle's input.
+  ASSERT_EQ(
+      gpuimg({dir.file("stored.png"), "--no-auto-orient", "--rotate", "90", "--invert", dir.file("expected.png")}).status, 0);
+  EXPECT_EQ(read_image(dir.file("upright.png")).data, read_image(dir.file("expected.png")).data);
+}
+
+TEST(Strip, LeavesNoIccExifOrXmp) {
+  TempDir dir;
+  write_with(dir.file("a.png"), random_image(6, 5, 4, Depth::U16, 2),
+             metadata_of(icc_profile(3000), exif_block(3), xmp_packet()));
+  for (const std::string out : {"b.png", "b.jpg"}) {
+    const RunResult r = gpuimg({dir.file("a.png"), "--strip", "-v", dir.file(out)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Bytes written = load(dir.file(out));
+    const FileItems items = out == "b.png" ? png_items(written) : jpeg_items(written);
+    EXPECT_TRUE(items.icc.empty() && items.exif.empty() && items.xmp.empty()) << out;
+    for (const std::string& kind : items.kinds) EXPECT_TRUE(kind != "iCCP" && kind != "APP1" && kind != "APP2") << kind;
+    EXPECT_EQ(r.err.find("written without"), std::string::npos) << r.err;
+  }
+  // Still turned by its orientation (3: 180 degrees), which --strip does not undo.
+  const Image stored = read_image(dir.file("a.png"));
+  EXPECT_EQ(read_image(dir.file("b.png")).data, upright_reference(stored, 3).data);
+}
+
+TEST(Verbose, FormatThatHoldsNoMetadataSaysSo) {
+  TempDir dir;
+  write_with(dir.file("a.png"), random_image(4, 3, 3, Depth::U8, 4),
+             metadata_of(icc_profile(500), exif_block(1), xmp_packet()));
+  const RunResult r = gpuimg({dir.file("a.png"), "-v", dir.file("b.tga")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("gpuimg: " + dir.file("b.tga") + ": TGA holds no ICC profile, EXIF or XMP; written without them\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(gpuimg({dir.file("a.png"), dir.file("c.tga")}).err, "");  // said under -v only
+}
+
+TEST(Verbose, ProfileForAnotherColourSpaceIsLeftOut) {
+  TempDir dir;
+  write_with(dir.file("a.png"), random_image(4, 3, 3, Depth::U8, 4), metadata_of(icc_profile(500), {}, ""));
+  const RunResult r = gpuimg({dir.file("a.png"), "--grayscale", "-v", dir.file("b.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(": the ICC profile is for RGB, the image written is gray; written without it\n"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(png_items(load(dir.file("b.png"))).icc.empty());
+}
+
+TEST(Batch, KeepsMetadataAndStripsIt) {
+  TempDir dir;
+  fs::create_directory(dir / "in");
+  const Metadata m = metadata_of(icc_profile(700), exif_block(1), xmp_packet());
+  write_with(dir.file("in/a.png"), random_image(3, 3, 3, Depth::U8, 6), m);
+  write_with(dir.file("in/b.jpg"), random_image(3, 3, 3, Depth::U8, 7), m);
+  ASSERT_EQ(gpuimg({dir.file("in"), dir.file("kept/"), "--jobs", "2"}).status, 0);
+  EXPECT_EQ(png_items(load(dir.file("kept/a.png"))).icc, m.icc);
+  EXPECT_EQ(jpeg_items(load(dir.file("kept/b.jpg"))).exif, m.exif);
+  const RunResult stripped = gpuimg({dir.file("in"), dir.file("stripped/"), "--strip", "-v", "--format", "tga"});
+  ASSERT_EQ(stripped.status, 0) << stripped.err;
+  EXPECT_EQ(stripped.err.find("written without"), std::string::npos) << stripped.err;
+  const RunResult dropped = gpuimg({dir.file("in"), dir.file("tga/"), "-v", "--format", "tga"});
+  EXPECT_NE(dropped.err.find(".tga (TGA holds no ICC profile, EXIF or XMP; written without them)"), std::string::npos)
+      << dropped.err;
+}
+
+}  // namespace
+}  // namespace gpuimg::test
