@@ -10,7 +10,7 @@ namespace gpuimg {
 
 PlannedInput read_planned_input(const std::string& path, const Pipeline& pipeline, const ReadOptions& opts) {
   PlannedInput input{read_input(path, opts), {}};
-  input.metadata = read_metadata(input.file);
+  input.metadata = read_metadata(input.file, opts.frame);
   if (input.file.shape) {
     Shape shape = shape_of(*input.file.shape);
     if (opts.auto_orient && input.metadata.orientation >= 5) std::swap(shape.width, shape.height);

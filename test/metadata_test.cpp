@@ -11,6 +11,9 @@
 #include "metadata_files.hpp"
 #include "planned_read.hpp"
 #include "run_binary.hpp"
+#if GPUIMG_WITH_TIFF
+#include "tiff_files.hpp"
+#endif
 
 namespace gpuimg::test {
 namespace {
@@ -144,6 +147,32 @@ TEST(AutoOrientCli, JpegTurnedAsItsTagSaysAndWrittenWithTagOne) {
       gpuimg({dir.file("stored.png"), "--no-auto-orient", "--rotate", "90", "--invert", dir.file("expected.png")}).status, 0);
   EXPECT_EQ(read_image(dir.file("upright.png")).data, read_image(dir.file("expected.png")).data);
 }
+
+#if GPUIMG_WITH_TIFF
+// TIFF input: the ICC profile and XMP packet go on to a PNG, and the
+// Orientation tag turns the pixels, as EXIF's does.
+TEST(TiffInput, IccAndXmpAreKeptAndOrientationApplied) {
+  TempDir dir;
+  const Image stored = random_image(5, 3, 3, Depth::U16, 12);
+  TiffSpec spec;
+  spec.width = 5;
+  spec.height = 3;
+  spec.bits = 16;
+  spec.samples = 3;
+  spec.photometric = PHOTOMETRIC_RGB;
+  spec.orientation = 8;
+  spec.icc = icc_profile(900);
+  spec.xmp = xmp_packet("tiff");
+  save(dir.file("a.tif"), tiff_bytes(spec, tiff_planes(stored, false)));
+  const RunResult r = gpuimg({dir.file("a.tif"), "-v", dir.file("b.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("EXIF orientation 8: turned 90 degrees counter-clockwise"), std::string::npos) << r.err;
+  const FileItems png = png_items(load(dir.file("b.png")));
+  EXPECT_EQ(png.icc, spec.icc);
+  EXPECT_EQ(png.xmp, spec.xmp);
+  EXPECT_EQ(read_image(dir.file("b.png")).data, upright_reference(stored, 8).data);
+}
+#endif
 
 TEST(Strip, LeavesNoIccExifOrXmp) {
   TempDir dir;

@@ -54,10 +54,15 @@ std::string icc_problem(const Bytes& icc) {
 
 bool icc_fits(const Bytes& icc, int channels) { return icc_colour_space(icc) == (channels <= 2 ? "GRAY" : "RGB "); }
 
-Metadata read_metadata(const InputFile& input) {
+Metadata read_metadata(const InputFile& input, int frame) {
   Metadata m;
   if (input.format == Format::png) read_png_metadata(input.bytes, m);
   if (input.format == Format::jpeg) read_jpeg_metadata(input.bytes, m);
+#if GPUIMG_WITH_TIFF
+  if (input.format == Format::tiff) read_tiff_metadata(input.bytes, frame, m);
+#else
+  (void)frame;
+#endif
   if (!m.exif.empty()) {
     const ExifReading exif = read_exif(m.exif);
     if (exif.corrupt) {

@@ -27,10 +27,11 @@ struct Metadata {
 };
 
 // The metadata of an input read by read_input: PNG's iCCP, eXIf and XMP
-// iTXt chunks, JPEG's APP1 and APP2 segments, TIFF's tags; none from other
-// formats. Never throws for what it finds: an item that is cut short,
-// malformed or fails its check is left out and named in `ignored`.
-Metadata read_metadata(const InputFile& input);
+// iTXt chunks, JPEG's APP1 and APP2 segments, the tags of the TIFF page
+// `frame` (ReadOptions::frame) picks; none from other formats. Never throws
+// for what it finds: an item that is cut short, malformed or fails its
+// check is left out and named in `ignored`.
+Metadata read_metadata(const InputFile& input, int frame = kNoFrame);
 
 // The ICC colour space an image of `channels` needs ("GRAY" or "RGB "), and
 // whether `icc` is for it: a CMYK profile kept on the RGB pixels decoded

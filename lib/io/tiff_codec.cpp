@@ -21,6 +21,7 @@
 
 #include "backends.hpp"
 #include "frames.hpp"
+#include "metadata_formats.hpp"
 #include "tiff_memory.hpp"
 
 namespace gpuimg {
@@ -411,6 +412,33 @@ Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame) {
   Image img(static_cast<int>(l.width), static_cast<int>(l.height), l.channels, l.depth);
   decode_blocks(tif.get(), l, b, table, messages, img);
   return img;
+}
+
+void read_tiff_metadata(const Bytes& file, int frame, Metadata& out) {
+  MemoryFile memory{file};
+  Messages messages;
+  TiffHandle tif(nullptr, TIFFClose);
+  try {
+    tif = open_tiff(memory, messages);
+  } catch (const CodecFailure&) {
+    return;  // decode_tiff says why
+  }
+  if (frame > 0 && !TIFFSetDirectory(tif.get(), static_cast<tdir_t>(frame))) return;
+  const auto item = [&](ttag_t tag, Bytes& into) {
+    std::uint32_t count = 0;
+    const std::uint8_t* data = nullptr;
+    if (TIFFGetField(tif.get(), tag, &count, &data) == 1 && data) into.assign(data, data + count);
+  };
+  item(TIFFTAG_ICCPROFILE, out.icc);
+  item(TIFFTAG_XMLPACKET, out.xmp);
+  std::uint16_t orientation = ORIENTATION_TOPLEFT;
+  if (TIFFGetField(tif.get(), TIFFTAG_ORIENTATION, &orientation) == 1 && orientation >= 1 && orientation <= 8)
+    out.orientation = orientation;
+  const std::string problem = out.icc.empty() ? "" : icc_problem(out.icc);
+  if (!problem.empty()) {
+    out.ignored.push_back("the ICC profile of a TIFF (" + problem + ")");
+    out.icc.clear();
+  }
 }
 
 std::string libtiff_version() {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "crafted_files.hpp"
@@ -31,6 +32,9 @@ struct TiffSpec {
   // JPEG: YCbCr in the file, given and read back as RGB. Off: stored as
   // the photometric says.
   bool jpeg_ycbcr = false;
+  std::uint16_t orientation = 0;  // 0: no Orientation tag
+  Bytes icc;                      // ICCProfile, where not empty
+  std::string xmp;                // XMLPacket, where not empty
 };
 
 namespace detail {
@@ -91,6 +95,9 @@ inline bool write_page(TIFF* tif, const TiffSpec& spec, const std::vector<Bytes>
   TIFFSetField(tif, TIFFTAG_PLANARCONFIG, spec.planar ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG);
   TIFFSetField(tif, TIFFTAG_COMPRESSION, spec.compression);
   if (spec.jpeg_ycbcr) TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+  if (spec.orientation) TIFFSetField(tif, TIFFTAG_ORIENTATION, spec.orientation);
+  if (!spec.icc.empty()) TIFFSetField(tif, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(spec.icc.size()), spec.icc.data());
+  if (!spec.xmp.empty()) TIFFSetField(tif, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(spec.xmp.size()), spec.xmp.data());
   // Uncompressed YCbCr, only to be refused: unsubsampled, so libtiff writes it row by row.
   if (spec.photometric == PHOTOMETRIC_YCBCR) TIFFSetField(tif, TIFFTAG_YCBCRSUBSAMPLING, 1, 1);
   const int colour_samples = spec.photometric == PHOTOMETRIC_RGB ? 3 : 1;
