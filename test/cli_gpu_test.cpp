@@ -6,6 +6,8 @@
 #include <string>
 
 #include "gpu.hpp"
+#include "metadata.hpp"
+#include "metadata_files.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {
@@ -63,6 +65,32 @@ TEST_F(CliGpu, VerboseShowsTheTablesInTheBlursPass) {
   EXPECT_NE(cpu.find("(stages 1-2, one pass)"), std::string::npos) << cpu;
   EXPECT_EQ(cpu.find("stages 1-4"), std::string::npos) << cpu;
   EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("cuda.png"))));
+}
+
+// EXIF orientation is applied on the host before either backend: a turned
+// input through CUDA, one image and a batch (whose lanes carry the
+// metadata to the encoders), gives the CPU's file byte for byte, metadata
+// included.
+TEST_F(CliGpu, OrientedInputGivesTheCpuFile) {
+  GPUIMG_REQUIRE_GPU();
+  TempDir tmp;
+  fs::create_directory(tmp / "in");
+  for (int orientation = 1; orientation <= 8; ++orientation) {
+    Metadata m;
+    m.icc = icc_profile(600);
+    m.exif = exif_block(orientation);
+    const std::string in = tmp.file("in/o" + std::to_string(orientation) + ".png");
+    write_image(in, random_image(37, 19, 4, Depth::U16, orientation), WriteOptions{}, m);
+    for (const std::string device : {"cpu", "cuda"})
+      ASSERT_EQ(run_binary({in, "--blur", "2", "--crop", "15x30+1+2", "--device", device, tmp.file(device + ".png")}).status, 0);
+    EXPECT_EQ(load(tmp.file("cpu.png")), load(tmp.file("cuda.png"))) << "orientation " << orientation;
+  }
+  for (const std::string device : {"cpu", "cuda"})
+    ASSERT_EQ(run_binary({tmp.file("in"), "--sharpen", "1", "--device", device, tmp.file(device + "/")}).status, 0);
+  for (int orientation = 1; orientation <= 8; ++orientation) {
+    const std::string name = "/o" + std::to_string(orientation) + ".png";
+    EXPECT_EQ(load(tmp.file("cpu") + name), load(tmp.file("cuda") + name)) << "batch, orientation " << orientation;
+  }
 }
 
 }  // namespace
