@@ -3,12 +3,17 @@
 // (no crash, hang, leak or other exception), and a decoded image is what
 // it claims and within the pixel limit. The header probe (--device auto)
 // runs on the same bytes and must agree with the decoder where both answer.
+// The metadata is read as the processing command reads it (PNG chunks, JPEG
+// segments, TIFF tags, the EXIF block through libexif), and written back as
+// a PNG's chunks and an upright EXIF block.
 #include <optional>
 #include <vector>
 
 #include "codec.hpp"
 #include "error.hpp"
+#include "exif_block.hpp"
 #include "fuzz_target.hpp"
+#include "metadata_formats.hpp"
 #include "probe.hpp"
 
 using gpuimg::fuzz::require;
@@ -21,7 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::optional<gpuimg::ImageShape> shape = gpuimg::probe_image(file);
   gpuimg::Image img;
   try {
-    img = gpuimg::decode_image_bytes("fuzz-input", file, opts);
+    const gpuimg::InputFile input = gpuimg::inspect_input("fuzz-input", file, opts);
+    const gpuimg::Metadata metadata = gpuimg::read_metadata(input);
+    require(metadata.orientation >= 1 && metadata.orientation <= 8, "an orientation is 1 to 8");
+    if (!metadata.exif.empty()) gpuimg::exif_upright(metadata.exif);
+    gpuimg::png_metadata_chunks(metadata);
+    img = gpuimg::decode_input(input, opts);
   } catch (const gpuimg::InputError&) {
     return 0;
   }

@@ -33,7 +33,7 @@ def pixels(channels, top, w=W, h=H):
     return [[sample(x, y, c, top) for x in range(w) for c in range(channels)] for y in range(h)]
 
 
-def png(rows, w, h, bits, colour, interlace=0, palette=None, trns=None):
+def png(rows, w, h, bits, colour, interlace=0, palette=None, trns=None, extra=b""):
     """rows: samples per row; interlaced, each Adam7 pass's rows filtered separately."""
     channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]
     if interlace:
@@ -45,7 +45,7 @@ def png(rows, w, h, bits, colour, interlace=0, palette=None, trns=None):
                 raw += b"\x00" + pack(picked, bits) if picked else b""
     else:
         raw = b"".join(b"\x00" + pack(r, bits) for r in rows)
-    body = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, colour, 0, 0, interlace))
+    body = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, colour, 0, 0, interlace)) + extra
     if palette:
         body += chunk(b"PLTE", bytes(c for rgb in palette for c in rgb))
     if trns:
@@ -73,6 +73,24 @@ def psd(rle, channels=3, bits=8):
         return head + struct.pack(">H", 0) + b"".join(pack(r, bits) for p in planes for r in p)
     rows = [bytes([len(r) - 1]) + bytes(r) for p in planes for r in p]  # one literal run a row
     return head + struct.pack(">H", 1) + b"".join(struct.pack(">H", len(r)) for r in rows) + b"".join(rows)
+
+
+def exif(orientation):
+    """A little-endian EXIF block: IFD0 holding Make and Orientation."""
+    ifd = struct.pack("<H", 2) + struct.pack("<HHII", 0x010F, 2, 12, 38) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
+    return b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0) + b"gpuimg-seed\x00"
+
+
+def icc(size, space=b"RGB "):
+    body = bytes((i * 31 + 7) & 0xFF for i in range(size - 4))
+    return struct.pack(">I", size) + body[:12] + space + body[16:]
+
+
+def png_metadata():
+    xmp = b"<x:xmpmeta xmlns:x='adobe:ns:meta/'>seed</x:xmpmeta>"
+    extra = (chunk(b"iCCP", b"ICC profile\x00\x00" + zlib.compress(icc(300), 9)) + chunk(b"eXIf", exif(6))
+             + chunk(b"iTXt", b"XML:com.adobe.xmp\x00\x00\x00\x00\x00" + xmp))
+    return png(pixels(3, 255), W, H, 8, 2, extra=extra)
 
 
 def pillow(mode, fmt, **options):
@@ -104,6 +122,12 @@ def decode_seeds():
         "jpeg_gray.jpg": pillow("L", "JPEG", quality=90),
         "jpeg_rgb.jpg": pillow("RGB", "JPEG", quality=90),
         "jpeg_rgb_progressive.jpg": pillow("RGB", "JPEG", quality=90, progressive=True),
+        # Metadata, read as the processing command reads it: an ICC profile
+        # in two APP2 chunks, EXIF orientation 6; PNG's iCCP, eXIf and iTXt;
+        # TIFF's ICC profile and Orientation.
+        "jpeg_metadata.jpg": pillow("RGB", "JPEG", quality=90, exif=b"Exif\x00\x00" + exif(6), icc_profile=icc(70000)),
+        "png_metadata.png": png_metadata(),
+        "tiff_metadata.tif": pillow("RGB", "TIFF", icc_profile=icc(300), tiffinfo={274: 8}),
         "tiff_rgb.tif": pillow("RGB", "TIFF"),
         "tiff_rgba_lzw.tif": pillow("RGBA", "TIFF", compression="tiff_lzw"),
         "tiff_gray16.tif": pillow("I;16", "TIFF"),
