@@ -594,8 +594,10 @@ TEST(HostileMetadata, PngChunksOfWrongCrcOrBadCompressionAreIgnored) {
 
 // EXIF blocks libexif must walk without reading past their end: IFD0's
 // link to the next IFD pointing back at itself, an entry's data and the
-// Exif IFD placed past the end. Whatever libexif keeps of them, nothing
-// crashes (the sanitizer build runs this too) and the image is written.
+// Exif IFD placed past the end, IFD0 past the end, a block of 2 bytes.
+// Whatever libexif keeps of them, nothing crashes (the sanitizer build runs
+// this too) and the image is written; a block of which it reads nothing at
+// all is set aside.
 TEST(HostileMetadata, ExifWithLoopsOrOffsetsPastItsEndIsSurvived) {
   TempDir dir;
   std::vector<Bytes> blocks;
@@ -620,9 +622,14 @@ TEST(HostileMetadata, ExifWithLoopsOrOffsetsPastItsEndIsSurvived) {
     save(dir.file("in.png"), png_with(dir, chunks));
     const RunResult r = run_binary({dir.file("in.png"), "--invert", dir.file("out.png"), "--device", "cpu"});
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_THAT(r.err, testing::MatchesRegex("(gpuimg: warning: [^\n]*: ignored the EXIF block \\(libexif: [^\n]*\\) "
+    EXPECT_THAT(r.err, testing::MatchesRegex("(gpuimg: warning: [^\n]*: ignored the EXIF block \\([^\n]*\\) "
                                              "\\(-q: no warnings\\)\n)?"));
     EXPECT_TRUE(fs::exists(dir.file("out.png")));
+  }
+  for (std::size_t i = 3; i < blocks.size(); ++i) {
+    Bytes chunks;
+    put_png_chunk(chunks, "eXIf", blocks[i]);
+    EXPECT_TRUE(run_past_metadata(dir, png_with(dir, chunks), "png", "the EXIF block (no entry libexif can read)").exif.empty());
   }
 }
 

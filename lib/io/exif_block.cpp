@@ -11,6 +11,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -25,9 +26,12 @@ struct Complaints {
   char first[200] = "";
 };
 
-void on_log(ExifLog*, ExifLogCode code, const char*, const char* format, va_list args, void* data) {
+// A maker note is the camera maker's private format, which libexif reads
+// for a few makers only: its complaints there say nothing of the rest.
+void on_log(ExifLog*, ExifLogCode code, const char* domain, const char* format, va_list args, void* data) {
   auto* c = static_cast<Complaints*>(data);
   if (code != EXIF_LOG_CODE_CORRUPT_DATA && code != EXIF_LOG_CODE_NO_MEMORY) return;  // debug messages
+  if (domain && std::strncmp(domain, "ExifMnote", 9) == 0) return;
   if (!c->corrupt) std::vsnprintf(c->first, sizeof c->first, format, args);
   c->corrupt = true;
 }
@@ -55,6 +59,14 @@ struct Loaded {
     exif_data_load_data(data.get(), framed.data(), static_cast<unsigned int>(framed.size()));
   }
 
+  // Whether libexif found anything at all: a block too short for a header,
+  // or whose IFD0 lies past its end, loads silently as nothing.
+  bool empty() const {
+    for (const ExifContent* ifd : data->ifd)
+      if (ifd && ifd->count > 0) return false;
+    return data->size == 0;  // the thumbnail
+  }
+
   ExifEntry* orientation() const {
     ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
     return e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 && e->size >= 2 ? e : nullptr;
@@ -68,6 +80,7 @@ ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
   if (exif.size() > 0xffffffffu - sizeof kExifHeader) return {true, "larger than 4 GiB", 1};  // libexif takes an unsigned int
   const Loaded loaded(exif);
   if (loaded.complaints.corrupt) return {true, std::string("libexif: ") + loaded.complaints.first, 1};
+  if (loaded.empty()) return {true, "no entry libexif can read", 1};
   if (const ExifEntry* e = loaded.orientation()) {
     const int v = exif_get_short(e->data, exif_data_get_byte_order(loaded.data.get()));
     if (v >= 1 && v <= 8) out.orientation = v;
