@@ -633,5 +633,28 @@ TEST(HostileMetadata, ExifWithLoopsOrOffsetsPastItsEndIsSurvived) {
   }
 }
 
+// WebP: a profile whose header gives another length is set aside as a
+// JPEG's is; a file cut inside its last metadata chunk, or with that
+// chunk's length claiming 2 GiB, is decoded or refused, never read past.
+TEST(HostileMetadata, WebpMetadataChunksAreCheckedAndBounded) {
+  TempDir dir;
+  Metadata m;
+  m.icc = icc_profile(1000);
+  m.icc[3] = 0;  // the header now says 768 bytes
+  m.xmp.assign(300, 'x');
+  write_image(dir.file("a.webp"), random_image(3, 3, 3, Depth::U8, 1), WriteOptions{}, m);
+  const Bytes webp = load(dir.file("a.webp"));
+  EXPECT_TRUE(run_past_metadata(dir, webp, "webp", "the ICC profile of a WebP (its header gives 768 bytes; it has 1000 bytes)")
+                  .icc.empty());
+  Bytes cut(webp.begin(), webp.end() - 100);
+  Bytes huge = webp;
+  huge[webp.size() - 300 - 1] = 0x7f;  // the XMP chunk's length, its high byte
+  for (const Bytes& file : {cut, huge}) {
+    save(dir.file("in.webp"), file);
+    const RunResult r = run_binary({dir.file("in.webp"), dir.file("out.png"), "--device", "cpu"});
+    EXPECT_TRUE(r.status == 0 || r.status == 1) << r.status << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace gpuimg

@@ -174,17 +174,83 @@ TEST(TiffInput, IccAndXmpAreKeptAndOrientationApplied) {
 }
 #endif
 
+#if GPUIMG_WITH_TIFF
+// TIFF output holds the ICC profile and XMP packet (tags 34675 and 700) as
+// given, and no EXIF: -v says so.
+TEST(MetadataRoundTrip, IccAndXmpSurvivePngToJpegToTiffToPngByteForByte) {
+  TempDir dir;
+  const Metadata m = metadata_of(icc_profile(150000), exif_block(1), xmp_packet());
+  write_with(dir.file("a.png"), random_image(7, 5, 3, Depth::U8, 3), m);
+  ASSERT_EQ(gpuimg({dir.file("a.png"), dir.file("b.jpg")}).status, 0);
+  const RunResult tiff = gpuimg({dir.file("b.jpg"), "-v", dir.file("c.tif")});
+  ASSERT_EQ(tiff.status, 0) << tiff.err;
+  EXPECT_NE(tiff.err.find(dir.file("c.tif") + ": TIFF output carries no EXIF; written without it\n"), std::string::npos)
+      << tiff.err;
+  ASSERT_EQ(gpuimg({dir.file("c.tif"), dir.file("d.png")}).status, 0);
+
+  const FileItems tif = tiff_items(load(dir.file("c.tif")));
+  EXPECT_EQ(tif.icc, m.icc);
+  EXPECT_EQ(tif.xmp, xmp_packet());
+  for (const std::string& tag : tif.kinds) EXPECT_NE(tag, "34665");
+  const FileItems png = png_items(load(dir.file("d.png")));
+  EXPECT_EQ(png.icc, m.icc);
+  EXPECT_EQ(png.xmp, xmp_packet());
+  EXPECT_TRUE(png.exif.empty());
+}
+
+// Pixels kept as stored keep their orientation in the TIFF's own tag.
+TEST(TiffOutput, NoAutoOrientWritesTheOrientationTag) {
+  TempDir dir;
+  const Image stored = random_image(5, 3, 1, Depth::U16, 9);
+  write_with(dir.file("a.png"), stored, metadata_of({}, exif_block(6), ""));
+  ASSERT_EQ(gpuimg({dir.file("a.png"), "--no-auto-orient", dir.file("b.tif")}).status, 0);
+  ASSERT_EQ(gpuimg({dir.file("b.tif"), dir.file("c.png")}).status, 0);
+  EXPECT_EQ(read_image(dir.file("c.png")).data, upright_reference(stored, 6).data);
+}
+#endif
+
+TEST(MetadataRoundTrip, IccExifAndXmpSurvivePngToWebpToPngByteForByte) {
+  TempDir dir;
+  const Metadata m = metadata_of(icc_profile(150001), exif_block(1, true), xmp_packet());
+  write_with(dir.file("a.png"), random_image(7, 5, 3, Depth::U8, 3), m);
+  const RunResult webp = gpuimg({dir.file("a.png"), "-v", dir.file("b.webp")});
+  ASSERT_EQ(webp.status, 0) << webp.err;
+  EXPECT_EQ(webp.err.find("written without"), std::string::npos) << webp.err;
+  ASSERT_EQ(gpuimg({dir.file("b.webp"), dir.file("c.png")}).status, 0);
+
+  const FileItems chunks = webp_items(load(dir.file("b.webp")));
+  EXPECT_EQ(chunks.icc, m.icc);
+  EXPECT_EQ(chunks.exif, m.exif);
+  EXPECT_EQ(chunks.xmp, xmp_packet());
+  EXPECT_EQ(chunks.kinds, (std::vector<std::string>{"VP8X", "ICCP", "VP8L", "EXIF", "XMP "}));
+  const FileItems png = png_items(load(dir.file("c.png")));
+  EXPECT_EQ(png.icc, m.icc);
+  EXPECT_EQ(png.exif, m.exif);
+  EXPECT_EQ(png.xmp, xmp_packet());
+  EXPECT_EQ(read_image(dir.file("c.png")).data, read_image(dir.file("a.png")).data);
+}
+
+// A WebP's EXIF orientation is applied on load, as a JPEG's is.
+TEST(WebpInput, ExifOrientationApplied) {
+  TempDir dir;
+  const Image stored = random_image(6, 4, 3, Depth::U8, 11);
+  write_with(dir.file("a.webp"), stored, metadata_of({}, exif_block(5), ""));
+  ASSERT_EQ(gpuimg({dir.file("a.webp"), dir.file("b.png")}).status, 0);
+  EXPECT_EQ(read_image(dir.file("b.png")).data, upright_reference(stored, 5).data);
+  EXPECT_EQ(exif_orientation_of(png_items(load(dir.file("b.png"))).exif), 1);
+}
+
 TEST(Strip, LeavesNoIccExifOrXmp) {
   TempDir dir;
   write_with(dir.file("a.png"), random_image(6, 5, 4, Depth::U16, 2),
              metadata_of(icc_profile(3000), exif_block(3), xmp_packet()));
-  for (const std::string out : {"b.png", "b.jpg"}) {
+  for (const std::string out : {"b.png", "b.jpg", "b.webp"}) {
     const RunResult r = gpuimg({dir.file("a.png"), "--strip", "-v", dir.file(out)});
     ASSERT_EQ(r.status, 0) << r.err;
     const Bytes written = load(dir.file(out));
-    const FileItems items = out == "b.png" ? png_items(written) : jpeg_items(written);
+    const FileItems items = out == "b.png" ? png_items(written) : out == "b.jpg" ? jpeg_items(written) : webp_items(written);
     EXPECT_TRUE(items.icc.empty() && items.exif.empty() && items.xmp.empty()) << out;
-    for (const std::string& kind : items.kinds) EXPECT_TRUE(kind != "iCCP" && kind != "APP1" && kind != "APP2") << kind;
+    for (const std::string& kind : items.kinds) EXPECT_TRUE(kind != "iCCP" && kind != "APP1" && kind != "APP2" && kind != "VP8X") << kind;
     EXPECT_EQ(r.err.find("written without"), std::string::npos) << r.err;
   }
   // Still turned by its orientation (3: 180 degrees), which --strip does not undo.

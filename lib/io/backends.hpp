@@ -73,8 +73,10 @@ Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFr
 // is not read (README, Metadata).
 void read_tiff_metadata(const Bytes& file, int frame, Metadata& out);
 std::string libtiff_version();
-// tiff_writer.cpp: LZW, gray, gray+alpha, RGB or RGBA, 8 or 16 bits.
-Bytes encode_tiff(const Image& img);
+// tiff_writer.cpp: LZW, gray, gray+alpha, RGB or RGBA, 8 or 16 bits; the
+// metadata's ICC profile (tag 34675), XMP packet (700) and orientation
+// (274, where not 1), never its EXIF (metadata_to_write leaves it out).
+Bytes encode_tiff(const Image& img, const Metadata& metadata = {});
 #endif
 
 // webp_codec.cpp: libwebp. Decodes a still image to RGB, or RGBA where the

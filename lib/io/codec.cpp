@@ -153,11 +153,11 @@ PngSettings png_settings(int level) {
 Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Metadata& metadata) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level), png_metadata_chunks(metadata));
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample, metadata);
-  if (format == Format::webp) return encode_webp(img);
+  if (format == Format::webp) return webp_with_metadata(encode_webp(img), metadata);
   if (format == Format::pnm) return encode_pnm(img);
   if (format == Format::bmp && img.channels == 1) return encode_gray_bmp(img);
 #if GPUIMG_WITH_TIFF
-  if (format == Format::tiff) return encode_tiff(img);
+  if (format == Format::tiff) return encode_tiff(img, metadata);
 #endif
   return encode_with_stb(img, format);
 }

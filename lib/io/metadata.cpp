@@ -58,6 +58,7 @@ Metadata read_metadata(const InputFile& input, int frame) {
   Metadata m;
   if (input.format == Format::png) read_png_metadata(input.bytes, m);
   if (input.format == Format::jpeg) read_jpeg_metadata(input.bytes, m);
+  if (input.format == Format::webp) read_webp_metadata(input.bytes, m);
 #if GPUIMG_WITH_TIFF
   if (input.format == Format::tiff) read_tiff_metadata(input.bytes, frame, m);
 #else
@@ -84,7 +85,17 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
                     (channels <= 2 ? "gray" : "RGB") + without(1));
     m.icc.clear();
   }
-  if (format == Format::png || m.empty()) return m;
+  if (format == Format::tiff) {
+    // A TIFF's EXIF is an IFD of the file itself, which libtiff would write
+    // back tag by tag, changing bytes (rationals), and which libexif cannot
+    // build: none rather than a changed block. Its Orientation tag stands
+    // in for EXIF's, where the pixels were kept as stored.
+    m.orientation = given.orientation;
+    if (!m.exif.empty()) notes.push_back("TIFF output carries no EXIF" + without(1));
+    m.exif.clear();
+    return m;
+  }
+  if (format == Format::png || format == Format::webp || m.empty()) return m;
   if (format == Format::jpeg) {
     fit_jpeg(m, notes);
     return m;

@@ -34,6 +34,12 @@ constexpr std::size_t kJpegExifMax = kJpegSegmentMax - 6;    // "Exif\0\0"
 constexpr std::size_t kJpegXmpMax = kJpegSegmentMax - 29;    // "http://ns.adobe.com/xap/1.0/\0"
 constexpr std::size_t kJpegIccMax = 255 * (kJpegSegmentMax - 14);  // 255 chunks after "ICC_PROFILE\0", number, count
 
+// webp_metadata.cpp: the ICCP, EXIF and "XMP " chunks, the first of each
+// (libwebpdemux); writing: an encoded WebP with them added (libwebpmux),
+// unchanged where there are none. WebP caps none of them below 4 GiB.
+void read_webp_metadata(const Bytes& file, Metadata& out);
+Bytes webp_with_metadata(Bytes webp, const Metadata& m);
+
 // metadata.cpp: what `format` keeps of `given` for an image of `channels`
 // (given.ignored aside), each item left out said in `notes`: the ICC
 // profile where it is for another colour space, an item larger than the

@@ -60,7 +60,7 @@ int on_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 
 }  // namespace
 
-Bytes encode_tiff(const Image& img) {
+Bytes encode_tiff(const Image& img, const Metadata& metadata) {
   GrowingFile file;
   std::string problem;
   const std::unique_ptr<TIFFOpenOptions, void (*)(TIFFOpenOptions*)> opts(TIFFOpenOptionsAlloc(), TIFFOpenOptionsFree);
@@ -88,6 +88,12 @@ Bytes encode_tiff(const Image& img) {
     const std::uint16_t alpha[] = {EXTRASAMPLE_UNASSALPHA};
     TIFFSetField(raw, TIFFTAG_EXTRASAMPLES, 1, alpha);
   }
+  // libtiff copies both: the bytes are written as given.
+  if (!metadata.icc.empty())
+    TIFFSetField(raw, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata.icc.size()), metadata.icc.data());
+  if (!metadata.xmp.empty())
+    TIFFSetField(raw, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()), metadata.xmp.data());
+  if (metadata.orientation != 1) TIFFSetField(raw, TIFFTAG_ORIENTATION, static_cast<std::uint16_t>(metadata.orientation));
   const std::uint32_t rows = TIFFDefaultStripSize(raw, 0);
   TIFFSetField(raw, TIFFTAG_ROWSPERSTRIP, rows);
   const std::size_t row_bytes = img.data.size() / static_cast<std::size_t>(img.height);

@@ -121,4 +121,46 @@ inline FileItems jpeg_items(const Bytes& jpg) {
   return out;
 }
 
+// IFD0's ICC profile (34675) and XMP packet (700) of a classic
+// little-endian TIFF, as libtiff writes one here; every tag number in
+// `kinds` (34665 would be an Exif IFD).
+inline FileItems tiff_items(const Bytes& tif) {
+  FileItems out;
+  const auto le = [&](std::size_t at, int n) {
+    std::uint32_t v = 0;
+    for (int i = n - 1; i >= 0; --i) v = v << 8 | tif[at + i];
+    return v;
+  };
+  if (tif.size() < 8 || tif[0] != 'I') return out;
+  const std::size_t ifd = le(4, 4);
+  for (std::size_t i = 0, n = le(ifd, 2); i < n; ++i) {
+    const std::size_t e = ifd + 2 + 12 * i;
+    const std::uint32_t tag = le(e, 2), count = le(e + 4, 4);
+    out.kinds.push_back(std::to_string(tag));
+    // Types BYTE and UNDEFINED: one byte each, in the entry up to 4.
+    const std::uint8_t* data = tif.data() + (count <= 4 ? e + 8 : le(e + 8, 4));
+    if (tag == 34675) out.icc.assign(data, data + count);
+    if (tag == 700) out.xmp.assign(data, data + count);
+  }
+  return out;
+}
+
+// The RIFF chunks of a WebP: ICCP, EXIF and "XMP " as stored, every
+// chunk's type in `kinds`.
+inline FileItems webp_items(const Bytes& webp) {
+  FileItems out;
+  for (std::size_t at = 12; at + 8 <= webp.size();) {
+    const std::string type(webp.begin() + at, webp.begin() + at + 4);
+    const std::size_t len = std::size_t{webp[at + 4]} | std::size_t{webp[at + 5]} << 8 | std::size_t{webp[at + 6]} << 16 |
+                            std::size_t{webp[at + 7]} << 24;
+    const std::uint8_t* data = webp.data() + at + 8;
+    out.kinds.push_back(type);
+    if (type == "ICCP") out.icc.assign(data, data + len);
+    if (type == "EXIF") out.exif.assign(data, data + len);
+    if (type == "XMP ") out.xmp.assign(data, data + len);
+    at += 8 + len + len % 2;  // chunks are padded to an even length
+  }
+  return out;
+}
+
 }  // namespace gpuimg::test
