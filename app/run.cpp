@@ -53,14 +53,12 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);
 }
 
-// Warnings for metadata set aside (unless -q), and under -v the orientation the pixels were turned from.
-void print_metadata_read(const Command& cmd, const UprightImage& decoded) {
+// Warnings for metadata set aside (unless -q), as soon as the file is read,
+// so that a run that fails later still gives them.
+void warn_metadata_ignored(const Command& cmd, const UprightImage& decoded) {
   if (!cmd.quiet)
     for (const std::string& item : decoded.metadata.ignored)
       print_message("warning: " + cmd.input + ": ignored " + item + " (-q: no warnings)");
-  if (cmd.verbose && decoded.turned != 1)
-    print_message(cmd.input + ": EXIF orientation " + std::to_string(decoded.turned) + ": " + upright_text(decoded.turned) +
-                  " (--no-auto-orient: as stored)");
 }
 
 int execute(const Command& cmd, std::string& device) {
@@ -94,6 +92,7 @@ int execute(const Command& cmd, std::string& device) {
       device_ms = ms_since(start);
   }
   UprightImage decoded = decode_planned(input, cmd.pipeline, cmd.read);
+  warn_metadata_ignored(cmd, decoded);
   Image& img = decoded.image;
   const Shape input_shape = shape_of(img);
   const double decode_ms = ms_since(decode_start);
@@ -107,7 +106,9 @@ int execute(const Command& cmd, std::string& device) {
   RunTimes times;
   run_pipeline(where.backend, img, cmd.pipeline, &times);
   if (cmd.verbose) print_plan(cmd, input_shape, where, times, decode_ms, device_ms);
-  print_metadata_read(cmd, decoded);
+  if (cmd.verbose && decoded.turned != 1)
+    print_message(cmd.input + ": orientation " + std::to_string(decoded.turned) + ": " + upright_text(decoded.turned) +
+                  " (--no-auto-orient: as stored)");
 
   const auto encode_start = Clock::now();
   const std::vector<std::string> left_out = write_image(cmd.output, img, cmd.write, decoded.metadata);

@@ -574,21 +574,21 @@ TEST(HostileMetadata, PngChunksOfWrongCrcOrBadCompressionAreIgnored) {
   chunks.clear();
   put_png_chunk(chunks, "iCCP", iccp_data(Bytes{0x78, 0x9c, 1, 2, 3, 4, 5}));
   out = run_past_metadata(dir, png_with(dir, chunks), "png",
-                          "a PNG iCCP chunk whose compressed profile is corrupt or over 16 MiB");
+                          "a PNG iCCP chunk whose compressed profile is corrupt or over 8,000,000 bytes");
   EXPECT_TRUE(out.icc.empty());
 
-  // 64 MiB inflated from 64 KiB: stopped at 16 MiB.
+  // 64 MiB inflated from 64 KiB: stopped at 8,000,000 bytes.
   chunks.clear();
   put_png_chunk(chunks, "iCCP", iccp_data(deflate(Bytes(std::size_t{64} << 20, 0))));
   out = run_past_metadata(dir, png_with(dir, chunks), "png",
-                          "a PNG iCCP chunk whose compressed profile is corrupt or over 16 MiB");
+                          "a PNG iCCP chunk whose compressed profile is corrupt or over 8,000,000 bytes");
   EXPECT_TRUE(out.icc.empty());
 
   chunks.clear();
   Bytes itxt = {'X', 'M', 'L', ':', 'c', 'o', 'm', '.', 'a', 'd', 'o', 'b', 'e', '.', 'x', 'm', 'p', 0, 1, 0, 0, 0, 9, 9, 9};
   put_png_chunk(chunks, "iTXt", itxt);
   out = run_past_metadata(dir, png_with(dir, chunks), "png",
-                          "a PNG XMP iTXt chunk whose compressed text is corrupt or over 16 MiB");
+                          "a PNG XMP iTXt chunk whose compressed text is corrupt or over 8,000,000 bytes");
   EXPECT_TRUE(out.xmp.empty());
 }
 

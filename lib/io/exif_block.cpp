@@ -8,9 +8,9 @@
 #include <libexif/exif-log.h>
 #include <libexif/exif-utils.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -40,8 +40,8 @@ using ExifDataPtr = std::unique_ptr<ExifData, void (*)(ExifData*)>;
 using ExifLogPtr = std::unique_ptr<ExifLog, void (*)(ExifLog*)>;
 
 // The block loaded as written: libexif's defaults would add the tags the
-// standard calls mandatory and drop those it does not know, so a rewrite
-// would change more than the one tag asked.
+// standard calls mandatory and drop those it does not know, and judge a
+// block other than the file's.
 struct Loaded {
   Complaints complaints;
   ExifLogPtr log{exif_log_new(), exif_log_unref};
@@ -53,7 +53,6 @@ struct Loaded {
     exif_data_log(data.get(), log.get());
     exif_data_unset_option(data.get(), EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
     exif_data_unset_option(data.get(), EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
-    exif_data_set_option(data.get(), EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE);
     std::vector<unsigned char> framed(kExifHeader, kExifHeader + sizeof kExifHeader);
     framed.insert(framed.end(), exif.begin(), exif.end());
     exif_data_load_data(data.get(), framed.data(), static_cast<unsigned int>(framed.size()));
@@ -88,15 +87,30 @@ ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
   return out;
 }
 
-std::vector<std::uint8_t> exif_upright(const std::vector<std::uint8_t>& exif) {
-  const Loaded loaded(exif);
-  if (ExifEntry* e = loaded.orientation()) exif_set_short(e->data, exif_data_get_byte_order(loaded.data.get()), 1);
-  unsigned char* saved = nullptr;
-  unsigned int size = 0;
-  exif_data_save_data(loaded.data.get(), &saved, &size);
-  const std::unique_ptr<unsigned char, void (*)(void*)> owned(saved, std::free);
-  if (!saved || size < sizeof kExifHeader) throw std::bad_alloc();
-  return std::vector<std::uint8_t>(saved + sizeof kExifHeader, saved + size);
+// The walk libexif's orientation() makes, over IFD0 alone and bounded by
+// the block: TIFF's byte order, IFD0's offset, its entries of 12 bytes, the
+// one tagged 0x0112 of type SHORT (3) and at least one value, which sits in
+// the entry itself.
+std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif) {
+  const std::size_t n = exif.size();
+  if (n < 8 || exif[0] != exif[1] || (exif[0] != 'I' && exif[0] != 'M')) return exif;
+  const bool little = exif[0] == 'I';
+  const auto read = [&](std::size_t at, int bytes) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= std::uint32_t{exif[at + i]} << 8 * (little ? i : bytes - 1 - i);
+    return v;
+  };
+  const std::uint32_t ifd = read(4, 4);
+  if (ifd > n - 2) return exif;
+  const std::size_t entries = std::min<std::size_t>(read(ifd, 2), (n - ifd - 2) / 12);
+  for (std::size_t i = 0; i < entries; ++i) {
+    const std::size_t e = ifd + 2 + 12 * i;
+    if (read(e, 2) != 0x0112 || read(e + 2, 2) != 3 || read(e + 4, 4) < 1) continue;
+    exif[e + 8] = little ? 1 : 0;
+    exif[e + 9] = little ? 0 : 1;
+    break;
+  }
+  return exif;
 }
 
 }  // namespace gpuimg

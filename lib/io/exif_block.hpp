@@ -1,10 +1,10 @@
 #pragma once
-// The EXIF block read and rewritten through libexif (exif_block.cpp, the
-// only file that includes it): a maintained parser, fuzzed by OSS-Fuzz,
-// rather than one of gpuimg's own over bytes any camera or hostile file
-// may have written.
+// The EXIF block read through libexif (exif_block.cpp, the only file that
+// includes it): a maintained parser, fuzzed by OSS-Fuzz, rather than one of
+// gpuimg's own over bytes any camera or hostile file may have written. The
+// one change gpuimg makes, the orientation set to 1, is two bytes written
+// in place.
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +19,11 @@ struct ExifReading {
 
 ExifReading read_exif(const std::vector<std::uint8_t>& exif);
 
-// `exif` with its Orientation tag set to 1, written back by libexif: each
-// IFD's entries, its maker note and its thumbnail as libexif keeps them
-// (every entry it can read, in its own layout).
-std::vector<std::uint8_t> exif_upright(const std::vector<std::uint8_t>& exif);
+// `exif` with the value of IFD0's Orientation entry set to 1 in place, every
+// other byte as it was. A block libexif saved again would lose what it
+// does not keep: the bytes past its first 64 KiB, entries whose data runs
+// past the block, and a maker note's offsets, which point into the block's
+// old layout.
+std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif);
 
 }  // namespace gpuimg

@@ -1,5 +1,7 @@
 #include "metadata.hpp"
 
+#include <algorithm>
+
 #include "backends.hpp"
 #include "exif_block.hpp"
 #include "metadata_formats.hpp"
@@ -30,17 +32,20 @@ std::string listed(const std::vector<std::string>& items) {
 
 std::string without(std::size_t items) { return items == 1 ? "; written without it" : "; written without them"; }
 
-// JPEG's segments cap each item; nothing else in the formats written caps them below memory.
-void fit_jpeg(Metadata& m, std::vector<std::string>& notes) {
+// JPEG's segments cap each item, and libpng's readers each PNG chunk (a
+// profile written past that cap is one libpng refuses); WebP and TIFF cap
+// none below memory.
+void fit(Metadata& m, std::size_t icc_max, std::size_t exif_max, std::size_t xmp_max, const char* holder,
+         std::vector<std::string>& notes) {
   const auto cap = [&](Bytes& item, std::size_t max, const char* what) {
     if (item.size() <= max) return;
     notes.push_back(std::string("the ") + what + " is " + bytes_text(item.size()) + ", over the " + std::to_string(max) +
-                    " a JPEG holds" + without(1));
+                    " " + holder + without(1));
     item.clear();
   };
-  cap(m.icc, kJpegIccMax, "ICC profile");
-  cap(m.exif, kJpegExifMax, "EXIF block");
-  cap(m.xmp, kJpegXmpMax, "XMP packet");
+  cap(m.icc, icc_max, "ICC profile");
+  cap(m.exif, exif_max, "EXIF block");
+  cap(m.xmp, xmp_max, "XMP packet");
 }
 
 }  // namespace
@@ -64,6 +69,10 @@ Metadata read_metadata(const InputFile& input, int frame) {
 #else
   (void)frame;
 #endif
+  // Some writers put JPEG's APP1 header before a PNG's or WebP's block too.
+  static constexpr std::uint8_t kApp1Header[] = {'E', 'x', 'i', 'f', 0, 0};
+  if (m.exif.size() >= sizeof kApp1Header && std::equal(kApp1Header, kApp1Header + sizeof kApp1Header, m.exif.begin()))
+    m.exif.erase(m.exif.begin(), m.exif.begin() + sizeof kApp1Header);
   if (!m.exif.empty()) {
     const ExifReading exif = read_exif(m.exif);
     if (exif.corrupt) {
@@ -95,9 +104,13 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
     m.exif.clear();
     return m;
   }
-  if (format == Format::png || format == Format::webp || m.empty()) return m;
+  if (format == Format::webp || m.empty()) return m;
+  if (format == Format::png) {
+    fit(m, kMaxPngChunk, kMaxPngChunk, kMaxPngChunk, "a PNG chunk may hold for libpng", notes);
+    return m;
+  }
   if (format == Format::jpeg) {
-    fit_jpeg(m, notes);
+    fit(m, kJpegIccMax, kJpegExifMax, kJpegXmpMax, "a JPEG holds", notes);
     return m;
   }
   std::vector<std::string> items;

@@ -12,9 +12,11 @@ namespace gpuimg {
 
 using Bytes = std::vector<std::uint8_t>;
 
-// The most an inflated iCCP or iTXt chunk may take, libpng's own cap on an
-// ancillary chunk: a few bytes of deflate data can claim gigabytes.
-constexpr std::size_t kMaxInflatedChunk = std::size_t{16} << 20;
+// The most an ancillary chunk, or what its deflate data inflates to, may
+// hold: libpng's own cap (PNG_USER_CHUNK_MALLOC_MAX), so no more is read
+// than libpng reads, nor written than it would read back. A few bytes of
+// deflate data can claim gigabytes.
+constexpr std::size_t kMaxPngChunk = 8000000;
 
 // png_metadata.cpp: the iCCP, eXIf and iTXt "XML:com.adobe.xmp" chunks,
 // anywhere before IEND, each checked against its CRC; a walk that meets a

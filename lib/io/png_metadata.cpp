@@ -16,7 +16,7 @@ constexpr char kXmpKeyword[] = "XML:com.adobe.xmp";
 constexpr char kIccName[] = "ICC profile";
 
 // zlib data inflated whole, or nullopt where it is corrupt, does not end,
-// or would pass kMaxInflatedChunk.
+// or would pass kMaxPngChunk.
 std::optional<Bytes> inflate_whole(const std::uint8_t* data, std::size_t n) {
   z_stream z{};
   if (inflateInit(&z) != Z_OK) return std::nullopt;
@@ -30,7 +30,7 @@ std::optional<Bytes> inflate_whole(const std::uint8_t* data, std::size_t n) {
     z.avail_out = sizeof buf;
     status = inflate(&z, Z_NO_FLUSH);
     out.insert(out.end(), buf, buf + (sizeof buf - z.avail_out));
-    if (out.size() > kMaxInflatedChunk) status = Z_MEM_ERROR;
+    if (out.size() > kMaxPngChunk) status = Z_MEM_ERROR;
     if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) status = Z_DATA_ERROR;  // cut short
   }
   inflateEnd(&z);
@@ -50,7 +50,7 @@ void read_iccp(const Bytes& b, std::size_t at, std::size_t end, Metadata& out) {
   if (method >= end || b[method] != 0)
     return out.ignored.push_back("a PNG iCCP chunk whose profile name or compression method is missing or unknown");
   std::optional<Bytes> icc = inflate_whole(b.data() + method + 1, end - method - 1);
-  if (!icc) return out.ignored.push_back("a PNG iCCP chunk whose compressed profile is corrupt or over 16 MiB");
+  if (!icc) return out.ignored.push_back("a PNG iCCP chunk whose compressed profile is corrupt or over 8,000,000 bytes");
   const std::string problem = icc_problem(*icc);
   if (!problem.empty()) return out.ignored.push_back("the ICC profile of a PNG iCCP chunk (" + problem + ")");
   out.icc = std::move(*icc);
@@ -72,7 +72,7 @@ void read_xmp_itxt(const Bytes& b, std::size_t at, std::size_t end, Metadata& ou
     return;
   }
   std::optional<Bytes> xmp = b[flags + 1] == 0 ? inflate_whole(b.data() + text, end - text) : std::nullopt;
-  if (!xmp) return out.ignored.push_back("a PNG XMP iTXt chunk whose compressed text is corrupt or over 16 MiB");
+  if (!xmp) return out.ignored.push_back("a PNG XMP iTXt chunk whose compressed text is corrupt or over 8,000,000 bytes");
   out.xmp = std::move(*xmp);
 }
 
@@ -89,7 +89,7 @@ void read_png_metadata(const Bytes& b, Metadata& out) {
   bool icc_seen = false, exif_seen = false, xmp_seen = false;
   for (std::size_t pos = 8; b.size() >= pos && b.size() - pos >= 12;) {
     const std::uint64_t len = detail::read_uint(b, pos, 4, true);
-    if (len > b.size() - pos - 12) return;
+    if (len > 0x7fffffff || len > b.size() - pos - 12) return;  // PNG's lengths are below 2^31
     const std::string type(b.begin() + static_cast<std::ptrdiff_t>(pos + 4), b.begin() + static_cast<std::ptrdiff_t>(pos + 8));
     if (type == "IEND") return;
     const std::size_t at = pos + 8, end = at + len;
