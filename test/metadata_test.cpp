@@ -196,6 +196,15 @@ TEST(TiffInput, IccAndXmpAreKeptAndOrientationApplied) {
   EXPECT_EQ(png.icc, spec.icc);
   EXPECT_EQ(png.xmp, spec.xmp);
   EXPECT_EQ(read_image(dir.file("b.png")).data, upright_reference(stored, 8).data);
+
+  // Kept as stored, its tag has no EXIF block to go in: -v says so.
+  const RunResult kept = gpuimg({dir.file("a.tif"), "-v", "--no-auto-orient", dir.file("c.png")});
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_NE(kept.err.find(dir.file("c.png") +
+                          ": the orientation 8 of the pixels as stored has no EXIF block to go in; written without it"),
+            std::string::npos)
+      << kept.err;
+  EXPECT_EQ(read_image(dir.file("c.png")).data, stored.data);
 }
 #endif
 

@@ -104,6 +104,11 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
     m.exif.clear();
     return m;
   }
+  // Kept as stored (--no-auto-orient), a TIFF's own Orientation tag has no
+  // EXIF block to travel in to another format.
+  if (given.orientation != 1 && given.exif.empty())
+    notes.push_back("the orientation " + std::to_string(given.orientation) +
+                    " of the pixels as stored has no EXIF block to go in" + without(1));
   if (format == Format::webp || m.empty()) return m;
   if (format == Format::png) {
     fit(m, kMaxPngChunk, kMaxPngChunk, kMaxPngChunk, "a PNG chunk may hold for libpng", notes);
