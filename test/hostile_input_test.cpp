@@ -557,9 +557,11 @@ Bytes png_with(const TempDir& dir, const Bytes& chunks) {
   return png;
 }
 
+// Name "x", its NUL, method 0 (deflate), then the data.
 Bytes iccp_data(const Bytes& compressed) {
-  Bytes data = {'x', 0, 0};
-  data.insert(data.end(), compressed.begin(), compressed.end());
+  Bytes data(3 + compressed.size(), 0);
+  data[0] = 'x';
+  std::copy(compressed.begin(), compressed.end(), data.begin() + 3);
   return data;
 }
 
@@ -589,6 +591,13 @@ TEST(HostileMetadata, PngChunksOfWrongCrcOrBadCompressionAreIgnored) {
   put_png_chunk(chunks, "iTXt", itxt);
   out = run_past_metadata(dir, png_with(dir, chunks), "png",
                           "a PNG XMP iTXt chunk whose compressed text is corrupt or over 8,000,000 bytes");
+  EXPECT_TRUE(out.xmp.empty());
+
+  // Uncompressed, its language and translated keyword never closed.
+  chunks.clear();
+  itxt = {'X', 'M', 'L', ':', 'c', 'o', 'm', '.', 'a', 'd', 'o', 'b', 'e', '.', 'x', 'm', 'p', 0, 0, 0, 'e', 'n'};
+  put_png_chunk(chunks, "iTXt", itxt);
+  out = run_past_metadata(dir, png_with(dir, chunks), "png", "a PNG XMP iTXt chunk cut short");
   EXPECT_TRUE(out.xmp.empty());
 }
 

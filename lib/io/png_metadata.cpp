@@ -66,7 +66,10 @@ void read_xmp_itxt(const Bytes& b, std::size_t at, std::size_t end, Metadata& ou
   const std::size_t flags = at + sizeof kXmpKeyword;
   if (end - flags < 2) return out.ignored.push_back("a PNG XMP iTXt chunk cut short");
   const bool compressed = b[flags] != 0;
-  const std::size_t text = past_nul(b, past_nul(b, flags + 2, end), end);
+  const std::size_t translated = past_nul(b, flags + 2, end), text = past_nul(b, translated, end);
+  // past_nul gives `end` where no NUL closes a field; an empty text has one just before it.
+  if (text == end && (translated == end || b[end - 1] != 0))
+    return out.ignored.push_back("a PNG XMP iTXt chunk cut short");
   if (!compressed) {
     out.xmp.assign(b.begin() + static_cast<std::ptrdiff_t>(text), b.begin() + static_cast<std::ptrdiff_t>(end));
     return;
