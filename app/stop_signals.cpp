@@ -15,6 +15,7 @@ namespace {
 
 std::atomic<bool> g_record_only{false};
 std::atomic<int> g_recorded{0};
+std::atomic<int> g_ending{0};  // the signal the taking thread is ending the process by
 
 sigset_t stop_signals() {
   sigset_t set;
@@ -43,6 +44,7 @@ void take(sigset_t set) {
       g_recorded = signo;
       continue;
     }
+    g_ending = signo;
     remove_temporaries_before_exit();
     end_by(signo);
   }
@@ -63,6 +65,17 @@ int stop_signal() { return g_recorded; }
 int end_recording_stop_signals() {
   g_record_only = false;
   return g_recorded;
+}
+
+int settle_stop_signals(int status) {
+  if (g_record_only) return status;
+  sigset_t pending;
+  sigemptyset(&pending);
+  sigpending(&pending);
+  bool stopping = g_ending != 0;
+  for (const int signo : {SIGINT, SIGTERM, SIGHUP}) stopping = stopping || sigismember(&pending, signo) == 1;
+  if (!stopping) return status;
+  for (;;) pause();  // the taking thread ends the process by the signal
 }
 
 }  // namespace gpuimg

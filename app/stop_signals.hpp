@@ -32,4 +32,11 @@ int stop_signal();
 // recorded or ends the process.
 int end_recording_stop_signals();
 
+// A command's end: `status`, unless a signal has come that the taking
+// thread has not yet ended the process by. It may be waiting for the lock
+// under which the command's last output was renamed; returning would then
+// exit 0 under it, where the signal came while a temporary still existed.
+// So it waits for the signal to end the process.
+int settle_stop_signals(int status);
+
 }  // namespace gpuimg
