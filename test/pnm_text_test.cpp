@@ -47,6 +47,12 @@ TEST(PnmText, CutShortOrMalformedIsRefused) {
   // A byte a sample at the least, counted from the header before decoding.
   EXPECT_EQ(error_of<InputError>([] { decode_image_bytes("a.pgm", text("P2 10000 10000 255 1")); }),
             "a.pgm: truncated PNM (a 10000x10000 image needs at least 100000000 bytes; the file has 20)");
+  // Binary ones go to stb_image, whose int would overflow on a longer
+  // number (the decode fuzzer's find): refused before it reads them.
+  for (const char* header : {"P5 77777777777 1 255\n", "P6 1 1 # c\n 2147483648\n", "P5 1 9999999999 255\n"})
+    EXPECT_EQ(error_of<InputError>([&] { decode_image_bytes("a.pgm", text(std::string(header) + "xyz")); }),
+              "a.pgm: corrupt PNM (a header number past 2^31 - 1)")
+        << header;
 }
 
 #if GPUIMG_WITH_OPENCV

@@ -136,7 +136,9 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
       return img.channels == 3 && has_gray_palette(file) ? gray_of(img) : img;
     }
     case Format::pnm:
-      return is_pnm_text_or_bitmap(file) ? decode_pnm_text(file, max_pixels) : decode_with_stb(file, format, max_pixels);
+      if (is_pnm_text_or_bitmap(file)) return decode_pnm_text(file, max_pixels);
+      if (!detail::pnm_numbers_fit_int(file)) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
+      return decode_with_stb(file, format, max_pixels);
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);
     case Format::radiance_hdr: break;
   }

@@ -55,6 +55,28 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
   return Dims{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height < 0 ? -height : height)};
 }
 
+// Whether the first three numbers of a binary PNM's header (width, height,
+// maximum) are each at most 2^31 - 1, read as stb_image reads them
+// (whitespace and '#' comments to the end of a line skipped before each):
+// stb_image 2.27 gathers them in an int, which a longer number overflows
+// (undefined behaviour) before it refuses the file.
+inline bool pnm_numbers_fit_int(const Bytes& b) {
+  std::size_t pos = 2;
+  for (int n = 0; n < 3; ++n) {
+    for (;;) {
+      while (pos < b.size() && (b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) ++pos;
+      if (pos >= b.size() || b[pos] != '#') break;
+      while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+    }
+    std::uint64_t v = 0;
+    for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) {
+      v = v * 10 + (b[pos] - '0');
+      if (v > 0x7fffffff) return false;
+    }
+  }
+  return true;
+}
+
 // "P6 # comment\n 640 480 ..." : the two numbers after the magic, read as
 // OpenCV's PxM decoder reads them (probe.cpp asks only whether one is 0):
 // whitespace and '#' comments before a number are skipped, and
