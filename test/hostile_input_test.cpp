@@ -3,12 +3,14 @@
 // pixels the file does not hold. Each case is one of issue 23's findings.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cctype>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -502,39 +504,25 @@ struct ChunkedJpeg {
 TEST(HostileMetadata, JpegIccChunksOfBadNumbersAreIgnored) {
   TempDir dir;
   ASSERT_EQ(ChunkedJpeg(dir).chunks.size(), 3u);
-  {
+  const auto at = [](const ChunkedJpeg& f, int i) { return f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[i]); };
+  const std::vector<std::pair<std::function<void(ChunkedJpeg&)>, std::string>> damage = {
+      {[](ChunkedJpeg& f) { f.count(1) = 4; }, "chunks of 3 and of 4"},
+      {[](ChunkedJpeg& f) { f.number(2) = 1; }, "chunk 1 twice"},
+      {[](ChunkedJpeg& f) { f.number(0) = 0; }, "chunk 0 of 3"},
+      {[](ChunkedJpeg& f) { f.number(2) = 9; }, "chunk 9 of 3"},
+      {[&](ChunkedJpeg& f) { f.jpg.erase(at(f, 1), at(f, 2)); }, "1 of its 3 chunks missing"},
+      // A segment of its identifier alone: no number, no count.
+      {[&](ChunkedJpeg& f) {
+         Bytes seg = {0xff, 0xe2, 0, 14};
+         seg.insert(seg.end(), {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0});
+         f.jpg.insert(at(f, 0), seg.begin(), seg.end());
+       },
+       "an ICC_PROFILE segment with no chunk number"},
+  };
+  for (const auto& [change, why] : damage) {
     ChunkedJpeg f(dir);
-    f.count(1) = 4;
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (chunks of 3 and of 4)").icc.empty());
-  }
-  {
-    ChunkedJpeg f(dir);
-    f.number(2) = 1;
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (chunk 1 twice)").icc.empty());
-  }
-  {
-    ChunkedJpeg f(dir);
-    f.number(0) = 0;
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (chunk 0 of 3)").icc.empty());
-  }
-  {
-    ChunkedJpeg f(dir);
-    f.number(2) = 9;
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (chunk 9 of 3)").icc.empty());
-  }
-  {
-    ChunkedJpeg f(dir);
-    f.jpg.erase(f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[1]), f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[2]));
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (1 of its 3 chunks missing)").icc.empty());
-  }
-  {
-    // A segment of its identifier alone: no number, no count.
-    ChunkedJpeg f(dir);
-    Bytes seg = {0xff, 0xe2, 0, 14};
-    seg.insert(seg.end(), {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0});
-    f.jpg.insert(f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[0]), seg.begin(), seg.end());
-    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (an ICC_PROFILE segment with no chunk number)")
-                    .icc.empty());
+    change(f);
+    EXPECT_TRUE(run_past_metadata(dir, f.jpg, "jpg", "the ICC profile of a JPEG (" + why + ")").icc.empty()) << why;
   }
 }
 
