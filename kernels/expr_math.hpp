@@ -1,0 +1,75 @@
+#pragma once
+// What each instruction of a --map expression computes (lib/expr/program.hpp),
+// one function per instruction, included by the CPU's row evaluator and by
+// the CUDA source NVRTC compiles for the GPU, so that both run the same
+// double-precision operations in the same order and agree to the bit. Each
+// operation is rounded once (host -ffp-contract=off, NVRTC --fmad=false);
+// floor, ceil, round, fabs, fmin, fmax and sqrt are exact on both; the
+// functions the two C libraries differ on are written once in
+// expr_libm.hpp.
+//
+// No standard header is included under NVRTC, which compiles this text as
+// it is, without the host's include paths.
+#if !defined(__CUDACC_RTC__)
+#include <cmath>
+#endif
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GPUIMG_XM __host__ __device__ __forceinline__
+#else
+#define GPUIMG_XM inline
+#endif
+
+#include "expr_libm.hpp"
+
+namespace gpuimg {
+namespace xm {
+
+// Truth: any value but 0 is true, NaN included; comparisons give 1 or 0.
+GPUIMG_XM double truth(bool b) { return b ? 1.0 : 0.0; }
+
+GPUIMG_XM double neg(double a) { return -a; }
+GPUIMG_XM double lnot(double a) { return truth(a == 0); }
+GPUIMG_XM double abs(double a) { return fabs(a); }
+GPUIMG_XM double floor(double a) { return ::floor(a); }
+GPUIMG_XM double ceil(double a) { return ::ceil(a); }
+// Halves away from zero.
+GPUIMG_XM double round(double a) { return ::round(a); }
+GPUIMG_XM double sqrt(double a) { return ::sqrt(a); }
+
+GPUIMG_XM double add(double a, double b) { return a + b; }
+GPUIMG_XM double sub(double a, double b) { return a - b; }
+GPUIMG_XM double mul(double a, double b) { return a * b; }
+GPUIMG_XM double div(double a, double b) { return a / b; }
+GPUIMG_XM double lt(double a, double b) { return truth(a < b); }
+GPUIMG_XM double le(double a, double b) { return truth(a <= b); }
+GPUIMG_XM double gt(double a, double b) { return truth(a > b); }
+GPUIMG_XM double ge(double a, double b) { return truth(a >= b); }
+GPUIMG_XM double eq(double a, double b) { return truth(a == b); }
+GPUIMG_XM double ne(double a, double b) { return truth(a != b); }
+GPUIMG_XM double land(double a, double b) { return truth(a != 0 && b != 0); }
+GPUIMG_XM double lor(double a, double b) { return truth(a != 0 || b != 0); }
+// A NaN argument gives the other (IEEE minNum, maxNum).
+GPUIMG_XM double min(double a, double b) { return fmin(a, b); }
+GPUIMG_XM double max(double a, double b) { return fmax(a, b); }
+// 0 below the edge, 1 from it on.
+GPUIMG_XM double step(double edge, double x) { return truth(!(x < edge)); }
+
+GPUIMG_XM double select(double c, double a, double b) { return c != 0 ? a : b; }
+GPUIMG_XM double clamp(double x, double lo, double hi) { return min(max(x, lo), hi); }
+GPUIMG_XM double mix(double a, double b, double t) { return a + (b - a) * t; }
+GPUIMG_XM double smoothstep(double e0, double e1, double x) {
+  const double t = clamp((x - e0) / (e1 - e0), 0.0, 1.0);
+  return t * t * (3.0 - 2.0 * t);
+}
+
+// A result as a sample of largest value m: clamped to [0, 1], NaN as 0,
+// then floor(m * r + 0.5).
+GPUIMG_XM int store(double r, double m) {
+  if (!(r > 0)) return 0;
+  if (r >= 1) return int(m);
+  return int(::floor(m * r + 0.5));
+}
+
+}  // namespace xm
+}  // namespace gpuimg
