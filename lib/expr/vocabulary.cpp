@@ -1,0 +1,78 @@
+#include "expr/vocabulary.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace gpuimg::expr {
+namespace {
+
+constexpr NameWord kNameWords[] = {
+    {"v", false, Name::v, 0},  {"r", false, Name::r, 0},  {"g", false, Name::g, 0},
+    {"b", false, Name::b, 0},  {"a", false, Name::a, 0},  {"c", false, Name::c, 0},
+    {"x", false, Name::x, 0},  {"y", false, Name::y, 0},  {"w", false, Name::w, 0},
+    {"h", false, Name::h, 0},  {"pi", true, Name::v, 3.141592653589793}, {"e", true, Name::v, 2.718281828459045},
+};
+
+constexpr FunctionWord kFunctionWords[] = {
+    {"min", Code::min, 2},     {"max", Code::max, 2},       {"clamp", Code::clamp, 3},
+    {"abs", Code::abs, 1},     {"floor", Code::floor, 1},   {"ceil", Code::ceil, 1},
+    {"round", Code::round, 1}, {"sqrt", Code::sqrt, 1},     {"exp", Code::exp, 1},
+    {"log", Code::log, 1},     {"pow", Code::pow, 2},       {"sin", Code::sin, 1},
+    {"cos", Code::cos, 1},     {"tan", Code::tan, 1},       {"atan2", Code::atan2, 2},
+    {"hypot", Code::hypot, 2}, {"mix", Code::mix, 3},       {"step", Code::step, 2},
+    {"smoothstep", Code::smoothstep, 3},
+};
+
+// Levenshtein distance, one row at a time.
+int edits(std::string_view a, std::string_view b) {
+  std::vector<int> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+const NameWord* find_name(std::string_view word) {
+  for (const NameWord& n : kNameWords)
+    if (n.word == word) return &n;
+  return nullptr;
+}
+
+const FunctionWord* find_function(std::string_view word) {
+  for (const FunctionWord& f : kFunctionWords)
+    if (f.word == word) return &f;
+  return nullptr;
+}
+
+std::optional<std::string> nearest_word(std::string_view word, bool used_as_call) {
+  constexpr int kMostEdits = 2;
+  int best = kMostEdits + 1;
+  std::string suggestion;
+  // The kind it was used as goes first, so that it wins a tie.
+  const auto consider = [&](std::string_view known, bool is_call) {
+    const int d = edits(word, known);
+    if (d >= best) return;
+    best = d;
+    suggestion = std::string(known) + (is_call && !used_as_call ? "(...)" : "");
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool calls = (pass == 0) == used_as_call;
+    if (calls)
+      for (const FunctionWord& f : kFunctionWords) consider(f.word, true);
+    else
+      for (const NameWord& n : kNameWords) consider(n.word, false);
+  }
+  if (best > kMostEdits) return std::nullopt;
+  return suggestion;
+}
+
+}  // namespace gpuimg::expr

@@ -1,0 +1,34 @@
+#pragma once
+// The words of a --map expression: the names it may read, its two
+// constants, its functions with their arities, and the nearest of them to
+// a misspelt word for "did you mean".
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "expr/program.hpp"
+
+namespace gpuimg::expr {
+
+struct NameWord {
+  std::string_view word;
+  bool constant;  // pi, e: folded at compile time
+  Name name;      // when not constant
+  double value;   // when constant
+};
+
+struct FunctionWord {
+  std::string_view word;
+  Code code;
+  int arity;
+};
+
+const NameWord* find_name(std::string_view word);
+const FunctionWord* find_function(std::string_view word);
+
+// What to suggest for an unknown word: the known name or function nearest
+// to it, at most 2 edits away, preferring the kind it was used as on a tie;
+// a function suggested for a name is shown with its parentheses, "sin(...)".
+std::optional<std::string> nearest_word(std::string_view word, bool used_as_call);
+
+}  // namespace gpuimg::expr

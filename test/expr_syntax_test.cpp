@@ -1,0 +1,223 @@
+// The --map language's grammar: precedence and associativity written out
+// by hand, the programs' registers and reads, and the exact text of its
+// error messages, hostile input included.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expr/compile.hpp"
+#include "expr/evaluate.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+using expr::compile_map;
+using expr::Program;
+
+double value(const std::string& text, double v = 0) {
+  const std::vector<Program> programs = compile_map(text);
+  EXPECT_EQ(programs.size(), 1u) << text;
+  double names[expr::kNames] = {v, 0.25, 0.5, 0.75, 1, 0, 3, 4, 10, 20};
+  return expr::evaluate(programs.at(0), names);
+}
+
+// The message compile_map throws for text, or "" when it compiles.
+std::string error(const std::string& text) {
+  try {
+    compile_map(text);
+  } catch (const expr::SyntaxError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ExprSyntax, PrecedenceAndAssociativity) {
+  const struct {
+    const char* text;
+    double want;
+  } cases[] = {
+      {"-2^2", -4},          {"2^3^2", 512},         {"2^-1", 0.5},          {"-2^-2", -0.25},
+      {"(-2)^2", 4},         {"2*-3", -6},           {"- - 2", 2},           {"+-+2", -2},
+      {"1 - 2 - 3", -4},     {"8 / 4 / 2", 1},       {"2 + 3 * 4", 14},      {"(2 + 3) * 4", 20},
+      {"2 == 2 < 3", 0},     {"3 > 2 > 1", 0},       {"1 || 0 && 0", 1},     {"0 && 1 || 1", 1},
+      {"!0 + 1", 2},         {"!(0 + 1)", 0},        {"1 != 1 == 0", 1},     {"1 + 1 == 2 && 2 < 3", 1},
+      {"1 ? 2 : 0 ? 3 : 4", 2}, {"0 ? 2 : 0 ? 3 : 4", 4}, {"0 ? 2 : 1 ? 3 : 4", 3}, {"1 ? 0 ? 5 : 6 : 7", 6},
+      {"0 ? 1 : 2 + 3", 5},  {"1 < 2 ? 10 : 20", 10}, {"1.5e3", 1500},       {".5", 0.5},
+      {"5E-1", 0.5},         {"1e+2", 100},          {"2.", 2},              {"1e-400", 0},
+      {"pi", 3.141592653589793}, {"e", 2.718281828459045}, {"pow(2, 10)", 1024}, {"min(1, 0/0)", 1},
+      {"max(0/0, -1)", -1},  {"clamp(7, 0, 1)", 1},  {"mix(2, 4, 0.5)", 3},  {"step(0.5, 0.5)", 1},
+      {"smoothstep(0, 1, 0.5)", 0.5}, {"round(-2.5)", -3}, {"round(0.49999999999999994)", 0}, {"atan2(0, -1)", M_PI},
+  };
+  for (const auto& c : cases) EXPECT_EQ(value(c.text), c.want) << c.text;
+  EXPECT_EQ(value("-v^2", 3), -9);
+  EXPECT_EQ(value("w*h + x - y"), 10 * 20 + 3 - 4);
+  EXPECT_TRUE(std::isnan(value("log(-1)")));
+  EXPECT_TRUE(std::isnan(value("0/0")));
+}
+
+// The row evaluator's loops rely on these (row_eval.cpp): each instruction
+// reads registers written before it and never writes one it reads.
+void expect_well_formed(const Program& p, const std::string& text) {
+  std::vector<bool> written(p.registers, false);
+  for (const expr::Instr& in : p.code) {
+    ASSERT_LT(in.dst, p.registers) << text;
+    const std::uint16_t args[] = {in.a, in.b, in.c};
+    for (int i = 0; i < expr::arity(in.code); ++i) {
+      ASSERT_TRUE(written[args[i]]) << text << ": " << expr::code_name(in.code) << " reads an unwritten register";
+      ASSERT_NE(args[i], in.dst) << text << ": " << expr::code_name(in.code) << " writes what it reads";
+    }
+    written[in.dst] = true;
+  }
+  ASSERT_TRUE(written.at(p.result)) << text;
+}
+
+TEST(ExprSyntax, RegistersAreReusedOnceTheirValueIsRead) {
+  std::string sum = "v", nested = "v";
+  for (int i = 0; i < 200; ++i) {
+    sum += " + sin(r * " + std::to_string(i) + ")";
+    nested = "min(" + nested + ", g)";
+  }
+  for (const std::string& text : {sum, nested, std::string("clamp(v*2, r, g) ? x : y / w")}) {
+    const Program p = compile_map(text).at(0);
+    expect_well_formed(p, text);
+    EXPECT_LE(p.registers, 4) << text;
+  }
+}
+
+TEST(ExprSyntax, ReadsNamesTheNamesRead) {
+  using expr::Name;
+  const Program p = compile_map("r + x * pi").at(0);
+  EXPECT_EQ(p.reads, (1u << int(Name::r)) | (1u << int(Name::x)));
+  EXPECT_FALSE(p.only_v());
+  EXPECT_TRUE(compile_map("v * 2 + sqrt(v)").at(0).only_v());
+  const Program k = compile_map("sin(pi / 2) * e").at(0);
+  EXPECT_EQ(k.reads, 0u);
+  ASSERT_EQ(k.code.size(), 1u);
+  EXPECT_EQ(k.code[0].code, expr::Code::constant);
+}
+
+TEST(ExprSyntax, PowerAndCaretCompileAlike) {
+  const Program caret = compile_map("v ^ r").at(0), call = compile_map("pow(v, r)").at(0);
+  ASSERT_EQ(caret.code.size(), call.code.size());
+  EXPECT_EQ(caret.code.back().code, expr::Code::pow);
+  EXPECT_EQ(call.code.back().code, expr::Code::pow);
+}
+
+TEST(ExprSyntax, CodesNameTheirFunctionAndArity) {
+  using expr::Code;
+  EXPECT_STREQ(expr::code_name(Code::constant), "constant");
+  EXPECT_STREQ(expr::code_name(Code::name), "name");
+  EXPECT_STREQ(expr::code_name(Code::smoothstep), "smoothstep");
+  EXPECT_STREQ(expr::code_name(Code::lnot), "lnot");
+  EXPECT_EQ(expr::arity(Code::constant), 0);
+  EXPECT_EQ(expr::arity(Code::sqrt), 1);
+  EXPECT_EQ(expr::arity(Code::step), 2);
+  EXPECT_EQ(expr::arity(Code::select), 3);
+}
+
+TEST(ExprErrors, ExactMessages) {
+  const struct {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"v *", "column 4: expected an operand after '*'\nv *\n   ^"},
+      {"vv + 1", "column 1: unknown name 'vv' (did you mean 'v'?)\nvv + 1\n^"},
+      {"sine(v)", "column 1: unknown function 'sine' (did you mean 'sin'?)\nsine(v)\n^"},
+      {"1 - sine", "column 5: unknown name 'sine' (did you mean 'sin(...)'?)\n1 - sine\n    ^"},
+      {"sin * 2", "column 1: 'sin' is a function: sin(...)\nsin * 2\n^"},
+      {"2 * v(3)", "column 5: 'v' is not a function\n2 * v(3)\n    ^"},
+      {"width", "column 1: unknown name 'width'\nwidth\n^"},
+      {"flor", "column 1: unknown name 'flor' (did you mean 'floor(...)'?)\nflor\n^"},
+      {"co(v)", "column 1: unknown function 'co' (did you mean 'cos'?)\nco(v)\n^"},
+      {"clamp(v, 0)", "column 1: 'clamp' takes 3 arguments, got 2\nclamp(v, 0)\n^"},
+      {"sqrt()", "column 1: 'sqrt' takes 1 argument, got 0\nsqrt()\n^"},
+      {"v)", "column 2: unexpected ')'\nv)\n ^"},
+      {")", "column 1: unexpected ')'\n)\n^"},
+      {"2*(v+1", "column 7: expected ')' to close the '(' at column 3\n2*(v+1\n      ^"},
+      {"min(1 2)", "column 7: expected ',' or ')' to close the '(' at column 4\nmin(1 2)\n      ^"},
+      {"()", "column 2: expected an operand after '('\n()\n ^"},
+      {"*v", "column 1: expected an operand before '*'\n*v\n^"},
+      {"2 v", "column 3: expected an operator before 'v'\n2 v\n  ^"},
+      {"v ? 1", "column 6: expected ':' for the '?' at column 3\nv ? 1\n     ^"},
+      {"v : 1", "column 3: unexpected ':' (no '?' before it)\nv : 1\n  ^"},
+      {"v = 1", "column 3: unexpected '=' (did you mean '=='?)\nv = 1\n  ^"},
+      {"v & r", "column 3: unexpected '&' (did you mean '&&'?)\nv & r\n  ^"},
+      {"1..2", "column 3: unexpected '.' after the number '1.'\n1..2\n  ^"},
+      {"2pi", "column 2: unexpected 'p' after the number '2'\n2pi\n ^"},
+      {"2e", "column 3: expected the exponent's digits in '2e'\n2e\n  ^"},
+      {"1e400", "column 1: the number '1e400' is too large for a double\n1e400\n^"},
+      {"", "column 1: empty expression\n\n^"},
+      {"   ", "column 4: empty expression\n   \n   ^"},
+      {";;", "column 1: empty expression\n;;\n^"},
+      {"v;", "column 3: empty expression\nv;\n  ^"},
+      {"v;;r", "column 3: empty expression\nv;;r\n  ^"},
+      {"(v;r)", "column 3: expected ')' to close the '(' at column 1\n(v;r)\n  ^"},
+      {"v;r;g;b;a", "column 9: more than 4 expressions (one per colour channel)\nv;r;g;b;a\n        ^"},
+      {"v + \xc3\xa9", "column 5: byte 0xC3 is not printable ASCII, which expressions are written in\nv + ??\n    ^"},
+      {"v\t+ 1", "column 2: byte 0x09 is not printable ASCII, which expressions are written in\nv?+ 1\n ^"},
+      {"v + \x1b[2J", "column 5: byte 0x1B is not printable ASCII, which expressions are written in\nv + ?[2J\n    ^"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(error(c.text), c.message) << c.text;
+}
+
+TEST(ExprErrors, SyntaxErrorCarriesItsColumn) {
+  try {
+    compile_map("1 + (2 * )");
+    FAIL() << "compiled";
+  } catch (const expr::SyntaxError& e) {
+    EXPECT_EQ(e.column(), 10);
+  }
+}
+
+// Hostile input: an error at the right column, never a crash or a stack overflow.
+TEST(ExprErrors, DeepNestingIsRefused) {
+  const std::string limit = std::to_string(expr::kDeepestNesting);
+  const int over = expr::kDeepestNesting + 1;
+  const std::string nested_message = "column " + std::to_string(over) + ": nested more than " + limit + " deep";
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  EXPECT_EQ(error(repeat("(", over) + "v" + repeat(")", over)).substr(0, nested_message.size()), nested_message);
+  EXPECT_EQ(error(repeat("-", 1000) + "v").substr(0, nested_message.size()), nested_message);
+  const std::string call_message = "column " + std::to_string(4 * over) + ": nested more than " + limit + " deep";
+  EXPECT_EQ(error(repeat("sin(", 300) + "v" + repeat(")", 300)).substr(0, call_message.size()), call_message);
+  EXPECT_NE(error(repeat("2^", 1000) + "2").find("nested more than"), std::string::npos);
+  EXPECT_NE(error(repeat("1?1:", 1000) + "1").find("nested more than"), std::string::npos);
+  // Just inside the limit compiles.
+  EXPECT_EQ(error(repeat("(", expr::kDeepestNesting) + "v" + repeat(")", expr::kDeepestNesting)), "");
+}
+
+TEST(ExprErrors, OverlongTextIsRefusedAndShownCut) {
+  std::string deep(100000, '(');
+  const std::string message = error(deep);
+  const std::string head = "column 4097: longer than 4096 bytes\n";
+  ASSERT_EQ(message.substr(0, head.size()), head);
+  EXPECT_EQ(message.substr(head.size()), std::string(4096, '(') + "...\n" + std::string(4096, ' ') + "^");
+  // 4096 bytes is allowed: v+v+...+v.
+  std::string longest = "v";
+  while (longest.size() + 2 <= expr::kLongestText) longest += "+v";
+  EXPECT_EQ(error(longest), "");
+  EXPECT_NE(error(longest + "+v").find("longer than 4096 bytes"), std::string::npos);
+}
+
+// Whatever the error, the caret sits under the column the first line names.
+TEST(ExprErrors, CaretSitsUnderTheColumn) {
+  for (const char* text : {"v + + ", "clamp(v,,1)", "1 ? 2", "(((v)", "v v", "a+b+cc", "x*y/*", "hypot(1)"}) {
+    try {
+      compile_map(text);
+      ADD_FAILURE() << text << " compiled";
+    } catch (const expr::SyntaxError& e) {
+      const std::string what = e.what();
+      const std::string caret = what.substr(what.rfind('\n') + 1);
+      EXPECT_EQ(caret, std::string(e.column() - 1, ' ') + "^") << what;
+      EXPECT_EQ(what.substr(0, what.find(':')), "column " + std::to_string(e.column()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuimg::test
