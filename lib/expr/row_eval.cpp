@@ -78,12 +78,25 @@ struct ChunkNames {
   }
 };
 
-template <class T>
+// Samples in and out of a chunk: compiled for AVX2 too, as they cost more
+// than a short program (one division and one floor a sample); the channel
+// count a constant so that the strided accesses vectorise. The store's
+// branches vectorise only without trapping math (lib/CMakeLists.txt).
+template <class T, int C> GPUIMG_AVX2_CLONES void load_samples(const T* in, int n, double m, ChunkNames& cn) {
+  for (int ch = 0; ch < C; ++ch)
+    for (int i = 0; i < n; ++i) cn.channel[ch][i] = double(in[i * C + ch]) / m;
+}
+
+template <class T, int C>
+GPUIMG_AVX2_CLONES void store_samples(const double* __restrict result, int n, double m, T* __restrict out) {
+  for (int i = 0; i < n; ++i) out[i * C] = T(xm::store(result[i], m));
+}
+
+template <class T, int C>
 void map_rows(const std::vector<Program>& programs, const T* src, T* dst, const Shape& s, int y0, int y1) {
-  const int channels = s.channels;
-  const bool alpha = channels == 2 || channels == 4;
-  const int colours = alpha ? channels - 1 : channels;
-  const double m = s.bytes == 1 ? 255.0 : 65535.0;
+  constexpr bool alpha = C == 2 || C == 4;
+  constexpr int colours = alpha ? C - 1 : C;
+  const double m = sizeof(T) == 1 ? 255.0 : 65535.0;
   std::vector<RowEvaluator> evaluators(programs.begin(), programs.end());
   ChunkNames cn(s);
   const double* names[kNames] = {};
@@ -91,32 +104,41 @@ void map_rows(const std::vector<Program>& programs, const T* src, T* dst, const 
   names[int(Name::r)] = cn.channel[0];
   names[int(Name::g)] = cn.channel[colours == 3 ? 1 : 0];
   names[int(Name::b)] = cn.channel[colours == 3 ? 2 : 0];
-  names[int(Name::a)] = alpha ? cn.channel[channels - 1] : cn.one;
+  names[int(Name::a)] = alpha ? cn.channel[C - 1] : cn.one;
   names[int(Name::x)] = cn.x;
   names[int(Name::y)] = cn.y;
   names[int(Name::w)] = cn.w;
   names[int(Name::h)] = cn.h;
-  const std::size_t row = std::size_t(s.width) * channels;
+  const std::size_t row = std::size_t(s.width) * C;
   for (int y = y0; y < y1; ++y) {
     std::fill_n(cn.y, kChunk, double(y));
-    const T* in_row = src + y * row;
-    T* out_row = dst + y * row;
     for (int x0 = 0; x0 < s.width; x0 += kChunk) {
       const int n = std::min(kChunk, s.width - x0);
-      const T* in = in_row + std::size_t(x0) * channels;
-      T* out = out_row + std::size_t(x0) * channels;
+      const T* in = src + y * row + std::size_t(x0) * C;
+      T* out = dst + y * row + std::size_t(x0) * C;
       for (int i = 0; i < n; ++i) cn.x[i] = double(x0 + i);
-      for (int ch = 0; ch < channels; ++ch)
-        for (int i = 0; i < n; ++i) cn.channel[ch][i] = double(in[i * channels + ch]) / m;
+      load_samples<T, C>(in, n, m, cn);
       for (int ch = 0; ch < colours; ++ch) {
         names[int(Name::v)] = cn.channel[ch];
         names[int(Name::c)] = cn.c[ch];
         const double* result = evaluators[evaluators.size() == 1 ? 0 : ch].run(names, n);
-        for (int i = 0; i < n; ++i) out[i * channels + ch] = T(xm::store(result[i], m));
+        store_samples<T, C>(result, n, m, out + ch);
       }
       if (alpha)
-        for (int i = 0; i < n; ++i) out[i * channels + channels - 1] = in[i * channels + channels - 1];
+        for (int i = 0; i < n; ++i) out[i * C + C - 1] = in[i * C + C - 1];
     }
+  }
+}
+
+template <class T>
+void map_rows(const std::vector<Program>& programs, const void* src, void* dst, const Shape& s, int y0, int y1) {
+  const auto* in = static_cast<const T*>(src);
+  auto* out = static_cast<T*>(dst);
+  switch (s.channels) {
+    case 1: return map_rows<T, 1>(programs, in, out, s, y0, y1);
+    case 2: return map_rows<T, 2>(programs, in, out, s, y0, y1);
+    case 3: return map_rows<T, 3>(programs, in, out, s, y0, y1);
+    default: return map_rows<T, 4>(programs, in, out, s, y0, y1);
   }
 }
 
@@ -131,9 +153,9 @@ void map_image(const std::vector<Program>& programs, const void* src, void* dst,
                                 std::to_string(colours) + " colour channels: give 1 or " + std::to_string(colours));
   parallel_bands(shape.height, kMinRowsPerThread, [&](int y0, int y1) {
     if (shape.bytes == 1)
-      map_rows(programs, static_cast<const std::uint8_t*>(src), static_cast<std::uint8_t*>(dst), shape, y0, y1);
+      map_rows<std::uint8_t>(programs, src, dst, shape, y0, y1);
     else
-      map_rows(programs, static_cast<const std::uint16_t*>(src), static_cast<std::uint16_t*>(dst), shape, y0, y1);
+      map_rows<std::uint16_t>(programs, src, dst, shape, y0, y1);
   }, threads);
 }
 
