@@ -3,7 +3,8 @@
 
 One tiny file per format and layout the decoder takes, so that the replay
 in ctest walks every decoder and the fuzzer starts from each; argument
-lists for the command line; manifests; and image pairs for compare.
+lists for the command line; manifests; image pairs for compare; and --map
+expressions.
 PNG, PNM, PSD and Radiance headers are written here by hand (Pillow writes
 no interlaced PNG, plain PNM or PSD); JPEG, TIFF, WebP, BMP, TGA and GIF by
 Pillow (Debian: python3-pil). Rerun only to change the set:
@@ -220,6 +221,19 @@ def compare_seeds(images):
     }
 
 
+def expr_seeds():
+    """--map expressions: every operator and function, and ones the compiler refuses."""
+    return {
+        "all.txt": b"clamp(mix(v, r*g/b, a) ^ 2.2 + step(0.5, x/w) - smoothstep(0, 1, y/h), 0, 1) ? "
+                   b"min(max(abs(floor(v) + ceil(v) + round(v)), sqrt(v)), exp(log(v + 1e-3))) : "
+                   b"-sin(v*pi) * cos(c) + tan(e) + atan2(y, x) + hypot(r, g) + pow(v, .5)",
+        "logic.txt": b"!(v < .5) && v <= 1 || v > 2 && v >= -1 || v == 0 != (v != 1)",
+        "channels.txt": b"r; g * 0.5; 1 - b",
+        "errors.txt": b"clamp(vv, 1e400) + sine(x",
+        "nested.txt": b"((((((((-(-(+(!v))))))))))) ^ -2 ^ 3",
+    }
+
+
 def write(folder, files):
     (CORPUS / folder).mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
@@ -233,3 +247,4 @@ if __name__ == "__main__":
     write("ops", ops_seeds())
     write("manifest", manifest_seeds())
     write("compare", compare_seeds(images))
+    write("expr", expr_seeds())
