@@ -1,6 +1,7 @@
 #include "expr/compile.hpp"
 
 #include <string>
+#include <utility>
 
 #include "expr/lexer.hpp"
 #include "expr/program_builder.hpp"

@@ -13,7 +13,8 @@ namespace gpuimg::expr {
 namespace {
 
 // restrict holds: the builder never gives an instruction a destination it
-// also reads (program_builder.cpp).
+// also reads (program_builder.cpp); arguments may share a name's values,
+// which are only read.
 template <class F>
 GPUIMG_AVX2_CLONES void chunk_loop(double* __restrict d, const double* __restrict a, const double* __restrict b,
                                    const double* __restrict c, int n) {
