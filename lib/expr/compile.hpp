@@ -1,5 +1,6 @@
 #pragma once
-// The --map expression language (README: --map), compiled to programs.
+// The --map expression language (docs/map.md), compiled to programs.
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
