@@ -14,32 +14,10 @@ namespace gpuimg::test {
 namespace {
 
 long double reference(LibmFn f, long double a, long double b) {
-  switch (f) {
-    case LibmFn::exp:
-      return std::exp(a);
-    case LibmFn::log:
-      return std::log(a);
-    case LibmFn::sin:
-      return std::sin(a);
-    case LibmFn::cos:
-      return std::cos(a);
-    case LibmFn::tan:
-      return std::tan(a);
-    case LibmFn::atan2:
-      return std::atan2(a, b);
-    case LibmFn::hypot:
-      return std::hypot(a, b);
-    case LibmFn::pow:
-      return std::pow(a, b);
-    case LibmFn::sqrt:
-      return std::sqrt(a);
-    case LibmFn::round:
-      return std::round(a);
-    case LibmFn::floor:
-      return std::floor(a);
-    case LibmFn::ceil:
-      return std::ceil(a);
-  }
+#define GPUIMG_LIBM_REFERENCE(name, args) \
+  case LibmFn::name:                      \
+    return std::name args;
+  switch (f) { GPUIMG_LIBM_FUNCTIONS(GPUIMG_LIBM_REFERENCE) }
   return 0;
 }
 

@@ -12,43 +12,39 @@
 
 namespace gpuimg::test {
 
-enum class LibmFn { exp, log, sin, cos, tan, atan2, hypot, pow, sqrt, round, floor, ceil };
-constexpr LibmFn kLibmFns[] = {LibmFn::exp,   LibmFn::log, LibmFn::sin,  LibmFn::cos,   LibmFn::tan,   LibmFn::atan2,
-                               LibmFn::hypot, LibmFn::pow, LibmFn::sqrt, LibmFn::round, LibmFn::floor, LibmFn::ceil};
+// Each function with the arguments it takes, for the enum, the names and
+// the calls below and the tests' references.
+#define GPUIMG_LIBM_FUNCTIONS(X) \
+  X(exp, (a))                    \
+  X(log, (a))                    \
+  X(sin, (a))                    \
+  X(cos, (a))                    \
+  X(tan, (a))                    \
+  X(atan2, (a, b))               \
+  X(hypot, (a, b))               \
+  X(pow, (a, b))                 \
+  X(sqrt, (a))                   \
+  X(round, (a))                  \
+  X(floor, (a))                  \
+  X(ceil, (a))
+
+#define GPUIMG_LIBM_ENUM(name, args) name,
+enum class LibmFn { GPUIMG_LIBM_FUNCTIONS(GPUIMG_LIBM_ENUM) };
+constexpr LibmFn kLibmFns[] = {
+#define GPUIMG_LIBM_VALUE(name, args) LibmFn::name,
+    GPUIMG_LIBM_FUNCTIONS(GPUIMG_LIBM_VALUE)};
 
 inline const char* libm_name(LibmFn f) {
-  constexpr const char* names[] = {"exp",   "log", "sin",  "cos",   "tan",   "atan2",
-                                   "hypot", "pow", "sqrt", "round", "floor", "ceil"};
+#define GPUIMG_LIBM_NAME(name, args) #name,
+  constexpr const char* names[] = {GPUIMG_LIBM_FUNCTIONS(GPUIMG_LIBM_NAME)};
   return names[static_cast<int>(f)];
 }
 
 GPUIMG_XM double libm_eval(LibmFn f, double a, double b) {
-  switch (f) {
-    case LibmFn::exp:
-      return xm::exp(a);
-    case LibmFn::log:
-      return xm::log(a);
-    case LibmFn::sin:
-      return xm::sin(a);
-    case LibmFn::cos:
-      return xm::cos(a);
-    case LibmFn::tan:
-      return xm::tan(a);
-    case LibmFn::atan2:
-      return xm::atan2(a, b);
-    case LibmFn::hypot:
-      return xm::hypot(a, b);
-    case LibmFn::pow:
-      return xm::pow(a, b);
-    case LibmFn::sqrt:
-      return xm::sqrt(a);
-    case LibmFn::round:
-      return xm::round(a);
-    case LibmFn::floor:
-      return xm::floor(a);
-    case LibmFn::ceil:
-      return xm::ceil(a);
-  }
+#define GPUIMG_LIBM_CALL(name, args) \
+  case LibmFn::name:                 \
+    return xm::name args;
+  switch (f) { GPUIMG_LIBM_FUNCTIONS(GPUIMG_LIBM_CALL) }
   return 0.0;
 }
 
@@ -58,27 +54,8 @@ using LibmArgs = std::array<double, 2>;
 // subnormal and normal, the largest double, 1, -1.
 inline std::vector<double> libm_specials() {
   const double inf = HUGE_VAL, big = 1.7976931348623157e308;
-  return {0.0,
-          -0.0,
-          inf,
-          -inf,
-          NAN,
-          4.9406564584124654e-324,
-          -4.9406564584124654e-324,
-          2.2250738585072014e-308,
-          -2.2250738585072014e-308,
-          big,
-          -big,
-          1.0,
-          -1.0,
-          0.5,
-          -0.5,
-          2.0,
-          -2.0,
-          3.0,
-          -3.0,
-          1e-300,
-          1e300};
+  return {0.0, -0.0, inf, -inf, NAN, 4.9406564584124654e-324, -4.9406564584124654e-324, 2.2250738585072014e-308,
+          -2.2250738585072014e-308, big, -big, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1e-300, 1e300};
 }
 
 // A magnitude log-uniform in [2^lo, 2^hi), with a random sign when signed.
