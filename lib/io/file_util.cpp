@@ -54,7 +54,10 @@ mode_t process_umask() {
   return mask;
 }
 
-bool write_all(int fd, const std::uint8_t* p, std::size_t n) {
+}  // namespace
+
+bool write_all(int fd, const void* data, std::size_t n) {
+  const char* p = static_cast<const char*>(data);
   while (n > 0) {
     const ssize_t done = ::write(fd, p, n);
     if (done < 0 && errno == EINTR) continue;
@@ -64,8 +67,6 @@ bool write_all(int fd, const std::uint8_t* p, std::size_t n) {
   }
   return true;
 }
-
-}  // namespace
 
 std::string errno_text(int err) {
   std::string s = std::strerror(err);

@@ -86,6 +86,10 @@ std::string parent_directory(const std::string& path);
 // strerror(err), lower-cased to sit inside our messages.
 std::string errno_text(int err);
 
+// Writes all `n` bytes to `fd`, going on after a short write or EINTR;
+// false on failure, with errno set.
+bool write_all(int fd, const void* data, std::size_t n);
+
 // Whether both paths exist and name the same file (hard links and symlinks
 // included); false when either does not exist.
 bool same_file(const std::string& a, const std::string& b);
