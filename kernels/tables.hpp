@@ -4,25 +4,72 @@
 //   static std::int32_t map(const Params&, std::int32_t v, const TableContext&);
 // the output for input v, in [0, max], computed on the host for every
 // possible v (in double precision where the definition says so), so that
-// both backends only look the results up. Every table op is monotone in v
-// (the tests check it): a run of them composes into one table per channel
-// (lib/table_pass.hpp) whose input range maps to the range after it, which
-// is what lets --normalize fuse with the stages around it. An op that reads
-// its input's range (normalize) declares `reads_range = true`.
+// both backends only look the results up. A run of them composes into one
+// table per channel (lib/table_pass.hpp), which is what lets --normalize
+// fuse with the stages around it: the range after a table is the least and
+// most of its entries over the range before. An op that reads its input's
+// range (normalize) declares `reads_range = true`.
+//
+// An op of another kind may act as a table stage for some parameters
+// (--map with an expression of v alone): it declares is_table(params) and
+// map(), per_channel(params) where its tables differ by colour channel
+// (TableContext::channel), and monotone(params) false where its table may
+// fall as v rises; every Kind::table op is monotone (the tests check it).
 #include <cstdint>
+#include <type_traits>
 
+#include "op_spec.hpp"
 #include "pixel.hpp"
 
 namespace gpuimg {
 
 struct TableContext {
-  std::int32_t max;     // the largest sample: 255 or 65535
-  std::int32_t lo, hi;  // this channel's smallest and largest value in the stage's input, for ops that read them
+  std::int32_t max;      // the largest sample: 255 or 65535
+  std::int32_t lo, hi;   // this channel's smallest and largest value in the stage's input, for ops that read them
+  std::int32_t channel;  // the colour channel the table is for; 0 where all share it
 };
 
 template <class Op, class = void> struct ReadsRange : std::false_type {};
 template <class Op> struct ReadsRange<Op, std::void_t<decltype(Op::reads_range)>> {
   static constexpr bool value = Op::reads_range;
+};
+
+template <class Op, class = void> struct HasTableForm : std::false_type {};
+template <class Op>
+struct HasTableForm<Op, std::void_t<decltype(Op::is_table(std::declval<const typename Op::Params&>()))>>
+    : std::true_type {};
+
+// Whether a stage of Op with these parameters is a table stage.
+template <class Op> bool acts_as_table(const typename Op::Params& p) {
+  if constexpr (Op::kind == Kind::table)
+    return true;
+  else if constexpr (HasTableForm<Op>::value)
+    return Op::is_table(p);
+  else
+    return false;
+}
+
+// Whether that table stage's tables differ by channel, and whether it is
+// monotone (below).
+template <class Op> bool table_per_channel(const typename Op::Params& p) {
+  if constexpr (HasTableForm<Op>::value)
+    return Op::per_channel(p);
+  else
+    return false;
+}
+template <class Op> bool table_monotone(const typename Op::Params& p) {
+  if constexpr (HasTableForm<Op>::value)
+    return Op::monotone(p);
+  else
+    return true;
+}
+
+// A stage that takes tables (op_spec.hpp) and is exact only with monotone
+// ones (the median, which selects before it looks up) declares
+// `monotone_tables_only = true`.
+template <class Op, class = void> struct MonotoneTablesOnly : std::false_type {};
+template <class Op> struct MonotoneTablesOnly<Op, std::void_t<decltype(Op::monotone_tables_only)>> {
+  static constexpr bool value = Op::monotone_tables_only;
 };
 
 // A table pass's data, as both backends read it: a word saying how the

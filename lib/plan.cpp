@@ -5,16 +5,25 @@
 #include "error.hpp"
 #include "image.hpp"
 #include "table_pass.hpp"
+#include "tables.hpp"
 
 namespace gpuimg {
 namespace {
 
-// Each run of consecutive table stages becomes one pass, led by its first.
+// Each run of consecutive table stages becomes one pass, led by its first,
+// but for a stage that reads its input's range after a table that is not
+// monotone: the range such a table makes is known only from the image, so
+// that stage leads a pass of its own.
 void fuse_table_stages(Pipeline& planned) {
   for (std::size_t i = 0; i < planned.size();) {
     std::size_t end = i + 1;
-    if (is_table_stage(planned[i]))
-      while (end < planned.size() && is_table_stage(planned[end])) planned[end++].span = 0;
+    if (is_table_stage(planned[i])) {
+      bool monotone = monotone_table(planned[i]);
+      while (end < planned.size() && is_table_stage(planned[end]) && (monotone || !reads_range(planned[end]))) {
+        monotone = monotone && monotone_table(planned[end]);
+        planned[end++].span = 0;
+      }
+    }
     planned[i].span = static_cast<std::int32_t>(end - i);
     i = end;
   }
@@ -29,10 +38,19 @@ bool takes_tables(const OpRecord& rec) {
   return takes;
 }
 
+// Whether the run of table stages from planned[first] may join the pass of
+// planned[core]: its tables must be shared by the channels, which a run
+// that reads its input's range cannot be, as that range is known only once
+// the stage before it has run; and monotone for a stage that needs them so.
+bool joins(const Pipeline& planned, std::size_t first, std::size_t core) {
+  bool monotone_only = false;
+  visit_op(planned[core].id, [&](auto tag) { monotone_only = MonotoneTablesOnly<typename decltype(tag)::type>::value; });
+  return !pass_per_channel(planned, first) && (!monotone_only || pass_monotone(planned, first));
+}
+
 // The GPU runs the table passes just before and after a stage that takes
-// tables inside that stage's pass; a run that reads its input's range
-// stays on its own, as its range is known only once the stage before it
-// has run. A run between two such stages joins the first.
+// tables inside that stage's pass, where they may join it (above). A run
+// between two such stages joins the first.
 void fuse_tables_into_neighbours(Pipeline& planned) {
   std::size_t taken = 0;  // stages before this are in a pass already extended
   for (std::size_t core = 0; core < planned.size(); ++core) {
@@ -41,9 +59,9 @@ void fuse_tables_into_neighbours(Pipeline& planned) {
     if (core > taken && is_table_stage(planned[core - 1])) {
       std::size_t lead = core - 1;
       while (planned[lead].span == 0) --lead;
-      if (!pass_reads_range(planned, lead)) first = lead;
+      if (joins(planned, lead, core)) first = lead;
     }
-    if (end < planned.size() && is_table_stage(planned[end]) && !pass_reads_range(planned, end))
+    if (end < planned.size() && is_table_stage(planned[end]) && joins(planned, end, core))
       end += static_cast<std::size_t>(planned[end].span);
     for (std::size_t i = first; i < end; ++i) planned[i].span = 0;
     planned[first].span = static_cast<std::int32_t>(end - first);
@@ -99,7 +117,7 @@ std::size_t largest_buffer(const Pipeline& planned) {
 std::vector<std::int32_t> stage_data(const Pipeline& planned, std::size_t i) {
   const OpRecord& rec = planned.at(i);
   if (is_table_stage(rec)) {
-    if (i > 0 && is_table_stage(planned[i - 1])) return {};
+    if (rec.span == 0 && i > 0 && is_table_stage(planned[i - 1])) return {};
     return pass_reads_range(planned, i) ? std::vector<std::int32_t>(pass_table_entries(planned, i))
                                         : pass_tables(planned, i);
   }

@@ -18,6 +18,10 @@ struct ChannelRange {
 };
 
 bool is_table_stage(const OpRecord& rec);
+// Whether a table stage reads its input's range (--normalize), and whether
+// its table is monotone (tables.hpp).
+bool reads_range(const OpRecord& rec);
+bool monotone_table(const OpRecord& rec);
 
 // The channels tables map: all but alpha.
 int colour_channels(const Shape& shape);
@@ -36,9 +40,18 @@ PassParts pass_parts(const Pipeline& planned, std::size_t first);
 // range, per channel, before its tables can be made.
 bool pass_reads_range(const Pipeline& planned, std::size_t first);
 
+// Whether the run's tables differ by channel: it reads its range, or a
+// stage's own tables differ (tables.hpp). Such a run stays a pass of its
+// own on the GPU too: a fused pass's tables are shared (PassTables).
+bool pass_per_channel(const Pipeline& planned, std::size_t first);
+
+// Whether every table of the run is monotone (tables.hpp).
+bool pass_monotone(const Pipeline& planned, std::size_t first);
+
 // The data of the run of table stages that starts at planned[first], in the
-// layout of TableData (tables.hpp). `range`: the run input's range per
-// channel, where pass_reads_range holds; ignored elsewhere. The entries of
+// layout of TableData (tables.hpp): a table per colour channel where
+// pass_per_channel holds. `range`: the run input's range per channel, where
+// pass_reads_range holds; ignored elsewhere. The entries of
 // every table are samples of the output depth.
 std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first,
                                       const std::vector<ChannelRange>& range = {});

@@ -110,8 +110,8 @@ TEST(TablePass, EveryTableOpIsMonotoneAndStaysInRange) {
       using Op = typename decltype(tag)::type;
       if constexpr (Op::kind == Kind::table)
         for (std::int32_t max : {255, 65535})
-          for (const TableContext t : {TableContext{max, 0, max}, TableContext{max, max / 3, max / 2},
-                                       TableContext{max, 7, 7}}) {
+          for (const TableContext t : {TableContext{max, 0, max, 0}, TableContext{max, max / 3, max / 2, 0},
+                                       TableContext{max, 7, 7, 0}}) {
             SCOPED_TRACE(c.name + " max " + std::to_string(max));
             int rising = 0, falling = 0;
             std::int32_t last = Op::map(c.record.get<Op>(), 0, t);

@@ -70,8 +70,8 @@ struct Median {
   // The networks also apply a fused pass's tables (op_spec.hpp), at 8 bits
   // only, as the blur's do (ops/blur.hpp), both after the selection: as the
   // tables are monotone, the median of looked-up samples is the looked-up
-  // median. (Every table op is, as --normalize's fusion needs too;
-  // TablePass.EveryTableOpIsMonotoneAndStaysInRange holds each to it.)
+  // median: the planner gives it no others (tables.hpp).
+  static constexpr bool monotone_tables_only = true;
   static bool takes_tables(const Params& p, const Shape& in) {
     return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius;
   }
