@@ -501,6 +501,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (!flags.quiet) jpeg_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
     print_message(e.what() + hint());
+    for (const std::string& line : e.detail()) print_message("  " + line);
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

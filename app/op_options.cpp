@@ -39,7 +39,8 @@ std::string param_brief(const ParamSpec& p) {
     case ParamType::geometry:
     case ParamType::size:
     case ParamType::odd_size:
-    case ParamType::list: break;
+    case ParamType::list:
+    case ParamType::expression: break;
   }
   const std::string body = p.name + range;
   if (!p.joined) return " " + body;

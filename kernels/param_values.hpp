@@ -15,6 +15,7 @@ enum class ParamType {
   choice,    // one name from the spec's list
   fraction,  // 0.25 or 25%: held as the fraction
   list,      // 1,2,1: numbers between commas, to the end of the word
+  expression,  // v^0.8: a --map expression, the whole word
 };
 
 // WxH+X+Y; offsets may be negative (-X-Y). `offset` false: WxH alone.
@@ -35,12 +36,19 @@ struct NumberList {
   std::int32_t handle, count;
 };
 
+// An expression's text and compiled programs stay on the host too
+// (lib/expr/kept_expressions.hpp).
+struct ExpressionRef {
+  std::int32_t handle;
+};
+
 struct ParamValue {
   double number;  // integer, real
   Geometry geometry;
   SizeSpec size;
   std::int32_t choice;  // index into ParamSpec::choices
   NumberList list;
+  ExpressionRef expression;
 };
 
 struct ParamSpec {

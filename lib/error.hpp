@@ -5,6 +5,8 @@
 // it prints it (app/message_line.hpp), so no name can break the line.
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuimg {
 
@@ -40,8 +42,15 @@ struct OutputError : Error {
       : Error(ExitCode::failure, (path == "-" ? "stdout" : path) + ": " + problem) {}
 };
 
+// `detail`: lines the CLI prints under the message, each on its own, such
+// as an expression with a caret under the column a parse stopped at.
 struct UsageError : Error {
-  explicit UsageError(const std::string& msg) : Error(ExitCode::usage, msg) {}
+  explicit UsageError(const std::string& msg, std::vector<std::string> detail = {})
+      : Error(ExitCode::usage, msg), detail_(std::move(detail)) {}
+  const std::vector<std::string>& detail() const { return detail_; }
+
+ private:
+  std::vector<std::string> detail_;
 };
 
 struct DeviceError : Error {

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "error.hpp"
+#include "expr/compile.hpp"
+#include "expr/kept_expressions.hpp"
 #include "number_lists.hpp"
 #include "number_text.hpp"
 
@@ -133,6 +135,7 @@ std::string param_form(const ParamSpec& spec) {
     case ParamType::odd_size:
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
+    case ParamType::expression: return "an expression (see --map in the README)";
   }
   return "";
 }
@@ -184,6 +187,20 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
           return v;
         }
       break;
+    case ParamType::expression:
+      try {
+        v.expression = keep_expression(text);
+        return v;
+      } catch (const expr::SyntaxError& e) {
+        // Its first line says what is wrong; the others show where.
+        const std::string all = e.what();
+        std::vector<std::string> lines;
+        for (std::size_t from = 0, nl = 0; nl != std::string::npos; from = nl + 1)
+          lines.push_back(all.substr(from, (nl = all.find('\n', from)) - from));
+        const std::string first = lines.front();
+        lines.erase(lines.begin());
+        throw UsageError(what + ": " + first, lines);
+      }
   }
   throw UsageError(what + " must be " + param_form(spec) + ", got '" + text + "'");
 }
@@ -213,6 +230,7 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     }
     case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];
+    case ParamType::expression: return kept_expression(v.expression).text;
   }
   return "";
 }

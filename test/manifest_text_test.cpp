@@ -37,5 +37,22 @@ TEST(ManifestText, AnErrorNamesThePathAndLine) {
   }
 }
 
+// An expression holds blanks and bars: single quotes group them, as a
+// shell's do; a comment may hold an odd quote; an unclosed one is named.
+TEST(ManifestText, QuotesGroupBlanksAndBars) {
+  std::istringstream text("# don't split\nm | in.png | --map 'r > 0.5 || g > 0.5' --blur 1 | max-diff=1\n");
+  const Manifest m = parse_manifest(text, "m.txt");
+  ASSERT_EQ(m.cases.size(), 1u);
+  EXPECT_EQ(m.cases[0].args, (std::vector<std::string>{"--map", "r > 0.5 || g > 0.5", "--blur", "1"}));
+  EXPECT_EQ(m.cases[0].limits.size(), 1u);
+  std::istringstream open("m | in.png | --map 'v*2\n");
+  try {
+    parse_manifest(open, "m.txt");
+    FAIL() << "an unclosed quote was taken";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "m.txt:1: a quote (') is not closed");
+  }
+}
+
 }  // namespace
 }  // namespace gpuimg::test

@@ -11,19 +11,41 @@
 namespace gpuimg {
 namespace {
 
+// Words between blanks; '...' quotes a part of a word, blanks and '|'
+// included (an expression: --map 'v > 0.5 || x < 9'), as a shell does.
 std::vector<std::string> words(const std::string& text) {
-  std::istringstream in(text);
   std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
+  std::string word;
+  bool quoted = false, in_word = false;
+  for (const char c : text) {
+    if (c == '\'') {
+      quoted = !quoted;
+      in_word = true;
+    } else if (!quoted && (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f')) {
+      if (in_word) out.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (quoted) throw UsageError("a quote (') is not closed");
+  if (in_word) out.push_back(word);
   return out;
 }
 
+// The columns between bars outside quotes.
 std::vector<std::string> columns(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (std::size_t bar; (bar = line.find('|', from)) != std::string::npos; from = bar + 1)
-    out.push_back(line.substr(from, bar - from));
-  out.push_back(line.substr(from));
+  std::vector<std::string> out{""};
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '\'') quoted = !quoted;
+    if (c == '|' && !quoted)
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
   return out;
 }
 
@@ -93,8 +115,8 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path) {
                        "line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +
                            " a manifest line may hold");
     }
-    const std::vector<std::string> all = words(line);
-    if (all.empty() || all[0][0] == '#') continue;
+    const std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
+    if (first == std::string::npos || line[first] == '#') continue;
     try {
       const std::vector<std::string> cols = columns(line);
       if (cols.size() < 3 || cols.size() > 4) throw UsageError("expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'");

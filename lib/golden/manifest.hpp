@@ -10,7 +10,8 @@
 // equal the golden sample for sample; beside them, the scope.hpp fields
 // `ignore=X,Y,W,H` (repeatable), `mask=FILE` (relative to the manifest's
 // folder), `alpha=ignore`, `threshold=T` and the bare word `ignore-aa`.
-// Blank lines and lines starting with '#' are skipped.
+// Blank lines and lines starting with '#' are skipped. Single quotes group
+// blanks and bars into a word, as a shell's do: --map 'r > 0.5 || g > 0.5'.
 #include <filesystem>
 #include <istream>
 #include <string>
