@@ -11,6 +11,7 @@
 
 #include "device_choice.hpp"
 #include "error.hpp"
+#include "expr/kernel_notes.hpp"
 #include "message_line.hpp"
 #include "orientation.hpp"
 #include "planned_read.hpp"
@@ -35,6 +36,7 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
                decode_ms);
   std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
+  for (const std::string& note : runtime_kernel_notes()) print_message(note);
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
   std::size_t pass = 0;  // the stage leading the pass that the stages run in
   for (std::size_t i = 0; i < planned.size(); ++i) {
@@ -71,6 +73,7 @@ int execute(const Command& cmd, std::string& device) {
   std::future<BackendSelection> selection;
   auto select_beside_decoding = [&] {
     selection = std::async(std::launch::async, [&] {
+      start_runtime_compiler(cmd.pipeline);
       BackendSelection s = select_backend(cmd.device);
       device_ms = ms_since(start);
       return s;

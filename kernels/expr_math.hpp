@@ -4,7 +4,7 @@
 // the CUDA source NVRTC compiles for the GPU, so that both run the same
 // double-precision operations in the same order and agree to the bit. Each
 // operation is rounded once (host -ffp-contract=off, NVRTC --fmad=false);
-// floor, ceil, round, fabs, fmin, fmax and sqrt are exact on both; the
+// floor, ceil, round, fabs and sqrt are exact on both; the
 // functions the two C libraries differ on are written once in
 // expr_libm.hpp.
 //
@@ -49,9 +49,11 @@ GPUIMG_XM double eq(double a, double b) { return truth(a == b); }
 GPUIMG_XM double ne(double a, double b) { return truth(a != b); }
 GPUIMG_XM double land(double a, double b) { return truth(a != 0 && b != 0); }
 GPUIMG_XM double lor(double a, double b) { return truth(a != 0 || b != 0); }
-// A NaN argument gives the other (IEEE minNum, maxNum).
-GPUIMG_XM double min(double a, double b) { return fmin(a, b); }
-GPUIMG_XM double max(double a, double b) { return fmax(a, b); }
+// A NaN argument gives the other (IEEE minNum, maxNum); of 0 and -0 the
+// first. Written out rather than fmin and fmax: the device's min.f64 gives
+// the second of 0 and -0 where glibc gives the first.
+GPUIMG_XM double min(double a, double b) { return b < a || a != a ? b : a; }
+GPUIMG_XM double max(double a, double b) { return b > a || a != a ? b : a; }
 // 0 below the edge, 1 from it on.
 GPUIMG_XM double step(double edge, double x) { return truth(!(x < edge)); }
 

@@ -132,6 +132,15 @@ template <class Op>
 struct TakesTables<Op, std::void_t<decltype(Op::takes_tables(std::declval<const typename Op::Params&>(),
                                                              std::declval<const Shape&>()))>> : std::true_type {};
 
+// An op whose GPU path needs host work once per input shape before any
+// launch (--map compiles its kernel) declares prepare_cuda(const Params&,
+// const Shape& in): the lane calls it as it plans, outside every stage's
+// time, and a failure there is the run's, before any pixel moves.
+template <class Op, class = void> struct HasPrepareCuda : std::false_type {};
+template <class Op>
+struct HasPrepareCuda<Op, std::void_t<decltype(Op::prepare_cuda(std::declval<const typename Op::Params&>(),
+                                                                std::declval<const Shape&>()))>> : std::true_type {};
+
 template <class Op, class = void> struct HasPlan : std::false_type {};
 template <class Op>
 struct HasPlan<Op, std::void_t<decltype(Op::plan(std::declval<typename Op::Params&>(), std::declval<const Shape&>()))>>

@@ -17,6 +17,7 @@
 #include "ops/grayscale.hpp"
 #include "ops/invert.hpp"
 #include "ops/levels.hpp"
+#include "ops/map.hpp"
 #include "ops/linear.hpp"
 #include "ops/normalize.hpp"
 #include "ops/median.hpp"
@@ -46,7 +47,8 @@
   X(Median)           \
   X(Convolve)         \
   X(Gaussian)         \
-  X(Unsharp)
+  X(Unsharp)          \
+  X(Map)
 
 namespace gpuimg {
 

@@ -21,6 +21,12 @@ struct BackendSelection {
 // takes a while, so the CLI runs this beside decoding.
 BackendSelection select_backend(DeviceChoice choice);
 
+// Starts opening the run-time compiler (NVRTC) on a thread of its own where
+// a stage of `pipeline` builds a kernel at run time on the GPU (an op with
+// prepare_cuda, op_spec.hpp: --map), so that it opens beside CUDA's
+// start-up rather than after it; nothing in a build without CUDA.
+void start_runtime_compiler(const Pipeline& pipeline);
+
 // --devices: every GPU, or those listed by number.
 struct DeviceSet {
   bool all = false;

@@ -10,6 +10,7 @@
 #include "cuda_launch.hpp"
 #include "cuda_resources.hpp"
 #include "error.hpp"
+#include "nvrtc_library.hpp"
 
 namespace gpuimg {
 
@@ -53,6 +54,13 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   int device = 0;
   check_cuda(cudaGetDevice(&device), "asking which GPU is current");
   CudaLane(device, pipeline, false).run(img, times);
+}
+
+void start_runtime_compiler(const Pipeline& pipeline) {
+  for (const OpRecord& rec : pipeline)
+    visit_op(rec.id, [&](auto tag) {
+      if constexpr (HasPrepareCuda<typename decltype(tag)::type>::value) start_loading_nvrtc();
+    });
 }
 
 }  // namespace gpuimg

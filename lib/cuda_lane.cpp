@@ -92,6 +92,11 @@ void CudaLane::State::make_tables(std::size_t stage, const void* input, cudaStre
 
 void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
   planned = plan_pipeline(pipeline, input, UINT64_MAX, "the image", PlanFor::cuda);
+  for (const OpRecord& rec : planned)
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if constexpr (HasPrepareCuda<Op>::value) Op::prepare_cuda(rec.get<Op>(), rec.in);
+    });
   planned_for = input;
   host_data.clear();
   std::vector<std::size_t> at;

@@ -361,6 +361,13 @@ int bench(int most, const std::string& only) {
   entries.push_back({parse_stage("unsharp", {"3,1.5,2%"})});
   for (const char* size : {"50%", "200%"})
     for (const char* filter : Resize::filters) entries.push_back({parse_stage("resize", {std::string(size) + ":" + filter})});
+  // --map: the ten operations of x, y and v (a vignette), one with
+  // our own transcendental functions, and tables around a kernel.
+  for (const char* expression : {"v*(1-0.8*((x/w-0.5)*(x/w-0.5)+(y/h-0.5)*(y/h-0.5)))",
+                                 "v*(0.75+0.25*sin(x/w*9)*cos(y/h*7))"})
+    entries.push_back({parse_stage("map", {expression})});
+  entries.push_back({parse_stage("levels", {"5%,95%"}), parse_stage("map", {"v*(1-0.5*hypot(x/w-0.5,y/h-0.5))"}),
+                     parse_stage("invert", {})});
 
   // Only the entries whose first op is named, for a quick look at a few.
   if (!only.empty())
@@ -415,6 +422,11 @@ int bench(int most, const std::string& only) {
       const bool lookup = parts.core == parts.end;
       const bool around = !lookup && parts.end - parts.first > 1;  // tables run in a stage's load or store
       const OpRecord& rec = plan[lookup ? 0 : parts.core];
+      // A kernel made at run time is compiled before it is timed.
+      visit_op(rec.id, [&](auto tag) {
+        using Op = typename decltype(tag)::type;
+        if constexpr (HasPrepareCuda<Op>::value) Op::prepare_cuda(rec.get<Op>(), rec.in);
+      });
       check(cudaMemcpy(d_op, &rec, sizeof rec, cudaMemcpyHostToDevice), "upload op");
       const std::vector<std::uint32_t> table = word_table(rec);
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),

@@ -35,6 +35,11 @@ inline std::vector<double> test_numbers(const ParamSpec& p) {
   return v;
 }
 
+inline std::vector<std::string> map_test_expressions() {
+  return {"1-v", "v^0.45", "v<0.5?sin(v*pi):v", "x/w*0.5+y/h*0.5", "mix(v,1-r,0.25)+c*0.1-a*0.05",
+          "clamp((g-b)*4+hypot(x-w/2,y-h/2)/w,0,1)", "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))"};
+}
+
 // The texts each parameter takes in the matrix. Every region meets every
 // awkward size: offsets are at most 0, or the region is centred.
 inline std::vector<std::string> test_values(const ParamSpec& p) {
@@ -60,6 +65,9 @@ inline std::vector<std::string> test_values(const ParamSpec& p) {
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) texts.push_back(p.choices[i]);
       break;
+    // Tables (of v alone), rising, falling and neither; and point stages
+    // reading every other name. Oracle<Map> holds each written out in C++.
+    case ParamType::expression: texts = map_test_expressions(); break;
   }
   return texts;
 }

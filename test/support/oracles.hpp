@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "expr_math.hpp"
+#include "expr/kept_expressions.hpp"
 #include "number_lists.hpp"
 #include "random_image.hpp"
 #include "registry.hpp"
@@ -94,6 +98,53 @@ template <> struct Oracle<Normalize> {
       if (hi[c] <= lo[c]) return v;
       return (2 * (v - lo[c]) * m + (hi[c] - lo[c])) / (2 * (hi[c] - lo[c]));
     });
+  }
+};
+
+// Each expression of the matrix (map_test_expressions in op_cases.hpp)
+// written out in C++ from the README's definitions; only the functions of
+// kernels/expr_libm.hpp are called, which their own tests hold to long
+// double references.
+template <> struct Oracle<Map> {
+  struct Names {
+    double v, r, g, b, a, c, x, y, w, h;
+  };
+  static double evaluate(const std::string& text, const Names& n) {
+    const double pi = 3.141592653589793;
+    if (text == "1-v") return 1 - n.v;
+    if (text == "v^0.45") return xm::pow(n.v, 0.45);
+    if (text == "v<0.5?sin(v*pi):v") return n.v < 0.5 ? xm::sin(n.v * pi) : n.v;
+    if (text == "x/w*0.5+y/h*0.5") return n.x / n.w * 0.5 + n.y / n.h * 0.5;
+    if (text == "mix(v,1-r,0.25)+c*0.1-a*0.05") return n.v + ((1 - n.r) - n.v) * 0.25 + n.c * 0.1 - n.a * 0.05;
+    if (text == "clamp((g-b)*4+hypot(x-w/2,y-h/2)/w,0,1)")
+      return std::min(std::max((n.g - n.b) * 4 + xm::hypot(n.x - n.w / 2, n.y - n.h / 2) / n.w, 0.0), 1.0);
+    if (text == "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))") return n.v * (1 - 0.6 * xm::hypot(n.x / n.w - 0.5, n.y / n.h - 0.5));
+    throw std::logic_error("no oracle for --map " + text);
+  }
+  static Image expected(const Image& in, const Map::Params& p) {
+    const std::string& text = kept_expression(p.expression).text;
+    Image out = in;
+    const int hi = max_sample(in.depth);
+    const bool alpha = in.channels == 2 || in.channels == 4;
+    const int colours = alpha ? in.channels - 1 : in.channels;
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x) {
+        const std::size_t at = (static_cast<std::size_t>(y) * in.width + x) * in.channels;
+        const auto channel = [&](int c) { return double(sample(in, at + c)) / hi; };
+        Names n{};
+        n.r = channel(0);
+        n.g = channel(colours == 3 ? 1 : 0);
+        n.b = channel(colours == 3 ? 2 : 0);
+        n.a = alpha ? channel(in.channels - 1) : 1.0;
+        n.x = x, n.y = y, n.w = in.width, n.h = in.height;
+        for (int c = 0; c < colours; ++c) {
+          n.v = channel(c);
+          n.c = c;
+          const double r = evaluate(text, n);
+          put(out, at + c, r != r || r <= 0 ? 0 : r >= 1 ? hi : static_cast<long long>(std::floor(hi * r + 0.5)));
+        }
+      }
+    return out;
   }
 };
 

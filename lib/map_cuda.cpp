@@ -1,0 +1,60 @@
+// --map's GPU path (kernels/ops/map.hpp): its kernel, made from the
+// expression at run time (expr/cuda_source.hpp) and compiled by NVRTC or
+// found in the disk cache (runtime_kernels.hpp), once a process for each
+// expression and image layout.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include <cuda_runtime.h>
+
+#include "cuda_launch.hpp"
+#include "expr/cuda_source.hpp"
+#include "expr/kept_expressions.hpp"
+#include "expr/kernel_notes.hpp"
+#include "expr/map_headers.hpp"
+#include "runtime_kernels.hpp"
+
+namespace gpuimg {
+namespace {
+
+const void* map_kernel(const Map::Params& p, const Shape& in) {
+  using Key = std::tuple<std::int32_t, std::int32_t, std::int32_t>;
+  static std::mutex mutex;
+  static std::map<Key, const void*> made;
+  const Key key{p.expression.handle, in.channels, in.bytes};
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = made.find(key); found != made.end()) return found->second;
+  const KeptExpression& e = kept_expression(p.expression);
+  const RuntimeKernel k = runtime_kernel(expr::map_kernel_source(e.programs, in), expr::map_kernel_headers(),
+                                         expr::kMapKernel);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f ms", k.milliseconds);
+  note_runtime_kernel("--map " + e.text + ": kernel " + k.hash + (k.cached ? ", from the cache in " : ", compiled in ") +
+                      ms);
+  return made[key] = k.function;
+}
+
+}  // namespace
+
+void Map::prepare_cuda(const Params& p, const Shape& in) {
+  if (!is_table(p)) map_kernel(p, in);
+}
+
+int Map::launch(const CudaStage& s, const Params& p) {
+  if (is_table(p)) return launch_lookup(s);
+  const void* kernel = map_kernel(p, s.in);
+  const void* src = s.src;
+  void* dst = s.dst;
+  int width = s.in.width, height = s.in.height;
+  const std::int32_t* load = s.tables.load;
+  const std::int32_t* store = s.tables.store;
+  void* args[] = {&src, &dst, &width, &height, &load, &store};
+  constexpr int kThreads = 128;
+  const dim3 grid((width + kThreads - 1) / kThreads, std::min(height, kMaxGridY));
+  return cudaLaunchKernel(kernel, grid, dim3(kThreads), args, 0, s.stream);
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,66 @@
+// --map's host side (kernels/ops/map.hpp): its plan, its tables and its CPU
+// path. The GPU's is in map_cuda.cpp.
+#include <string>
+
+#include "cpu_table.hpp"
+#include "expr_math.hpp"
+#include "expr/kept_expressions.hpp"
+#include "registry.hpp"
+#include "expr/evaluate.hpp"
+#include "expr/row_eval.hpp"
+#include "table_pass.hpp"
+
+namespace gpuimg {
+namespace {
+
+const std::vector<expr::Program>& programs(const Map::Params& p) { return kept_expression(p.expression).programs; }
+
+}  // namespace
+
+const char* Map::check(const Params& p) {
+  const std::size_t given = programs(p).size();
+  return given == 1 || given == 3 ? nullptr : "EXPR must give one expression, or three between ';' (one a colour channel)";
+}
+
+Shape Map::plan(Params& p, const Shape& in) {
+  const std::size_t given = programs(p).size();
+  const int colours = colour_channels(in);
+  if (given > 1 && given != static_cast<std::size_t>(colours))
+    throw PlanError("EXPR gives " + std::to_string(given) + " expressions, one a channel, but the image has " +
+                    std::to_string(colours) + " colour channel" + (colours == 1 ? "" : "s"));
+  return in;
+}
+
+// Measured on the 2-core development machine (scripts/bench_cpu_cost.sh):
+// about a nanosecond a sample for each instruction of a short expression.
+CpuCost Map::cpu_cost(const Params& p) {
+  std::size_t instructions = 0;
+  for (const expr::Program& program : programs(p)) instructions += program.code.size();
+  const double each = 1.0 + static_cast<double>(instructions) / static_cast<double>(programs(p).size());
+  return {each, each};
+}
+
+bool Map::is_table(const Params& p) {
+  for (const expr::Program& program : programs(p))
+    if (!program.only_v()) return false;
+  return true;
+}
+
+bool Map::per_channel(const Params& p) { return programs(p).size() > 1; }
+
+std::int32_t Map::map(const Params& p, std::int32_t v, const TableContext& t) {
+  const std::vector<expr::Program>& all = programs(p);
+  double names[expr::kNames] = {};
+  names[static_cast<int>(expr::Name::v)] = double(v) / t.max;
+  const expr::Program& program = all.size() > 1 ? all[static_cast<std::size_t>(t.channel)] : all[0];
+  return xm::store(expr::evaluate(program, names), t.max);
+}
+
+void Map::run_cpu(const CpuStage& s, const Params& p) {
+  if (is_table(p))
+    lookup_cpu(s);
+  else
+    expr::map_image(programs(p), s.src, s.dst, s.in, s.threads);
+}
+
+}  // namespace gpuimg

@@ -1,0 +1,127 @@
+// --map on the GPU: the kernel NVRTC makes from each expression gives the
+// CPU's bytes for every function and operator, at both depths and every
+// channel count, on awkward sizes, with tables fused around it; the kernel
+// is compiled once and then comes from the disk cache; a missing NVRTC is
+// exit 3 naming the library. Skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "gpu.hpp"
+#include "image_compare.hpp"
+#include "random_image.hpp"
+#include "run_binary.hpp"
+#include "table_chains.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+// Each function and operator at arguments that reach its edges: large and
+// negative ones, poles, NaN (log of a negative, 0/0) and infinities.
+const std::vector<std::string>& every_function() {
+  static const std::vector<std::string> texts = {
+      "exp(v*40-20)/1e6",
+      "log(v*2-0.5)*0.2+0.5",
+      "pow(v, x/w*4)",
+      "v^(y-h/2)",
+      "sin(x*37.1+y*1e3)*0.5+0.5",
+      "cos(v*1e5)*0.5+0.5",
+      "tan(v*pi-pi/2)",
+      "atan2(x-w/2,y-h/2)/pi/2+0.5",
+      "hypot(x-w/2,(y-h/2)*v*1e300)/w",
+      "sqrt(v-0.25)",
+      "floor(v*7)/7+ceil(r*3)/9-round(g*5)/20",
+      "abs(r-b)*2",
+      "min(r,max(g,b))",
+      "clamp(v*3-1,0.2,0.8)",
+      "mix(r,g,b)",
+      "step(0.5,v)*0.7+0.1",
+      "smoothstep(0.2,0.8,v+(x-w/2)/w)",
+      "(r>g && g>b) || a<0.5 ? 1-v : !(v==r) * 0.5 + (v!=g) * 0.25 + (v<=b) * 0.125 + (v>=0.5)/16",
+      "0/0 + v",
+      "1/(v-0.5)",
+      "-v^2+c/4+1",
+      "x/w;y/h;v",
+  };
+  return texts;
+}
+
+TEST(GpuMap, EveryFunctionGivesTheCpuBytes) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 1;
+  for (const std::string& text : every_function())
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (auto [w, h] : {std::pair{1, 1}, {37, 1}, {1, 41}, {131, 67}}) {
+          if (text.find(';') != std::string::npos && channels < 3) continue;  // one expression a colour channel
+          SCOPED_TRACE("--map " + text + " on " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                       std::to_string(channels) + (d == Depth::U8 ? " 8-bit" : " 16-bit"));
+          const Pipeline p = {parse_stage("map", {text})};
+          Image cpu = random_image(w, h, channels, d, seed++), gpu = cpu;
+          run_cpu(cpu, p);
+          run_cuda(gpu, p);
+          EXPECT_TRUE(same_samples(cpu, gpu));
+        }
+}
+
+// The tables beside an expression run in its kernel at 8 bits.
+TEST(GpuMap, TablesInTheMapsPassGiveTheStagesBytes) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::vector<std::vector<std::string>>> chains = {
+      {{"levels", "5%,95%"}, {"gamma", "1.8"}, {"map", "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))"}, {"invert"}},
+      {{"invert"}, {"map", "r*0.3+g*0.6+b*0.1"}},
+      {{"map", "1-v*x/w"}, {"threshold", "50%"}},
+      {{"invert"}, {"map", "v"}, {"blur", "2"}, {"map", "c/3*a"}, {"gamma", "0.7"}},
+  };
+  for (const auto& chain : chains)
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels) {
+        const Pipeline p = stages(chain);
+        SCOPED_TRACE(describe(p.front()) + "... " + std::to_string(channels) + " channels");
+        Image cpu = random_image(67, 29, channels, d, 40 + channels), gpu = cpu;
+        run_cpu(cpu, p);
+        run_cuda(gpu, p);
+        EXPECT_TRUE(same_samples(cpu, gpu));
+      }
+}
+
+// The first run compiles, the second finds the kernel in the cache; -v
+// says which, with the source's hash; both give the CPU's bytes.
+TEST(GpuMapCli, KernelsAreCachedOnDisk) {
+  GPUIMG_REQUIRE_GPU();
+  TempDir tmp;
+  const std::string in = (data_dir() / "scene.png").string();
+  const std::vector<std::string> env = {"XDG_CACHE_HOME=" + tmp.file("cache")};
+  const auto run = [&](const std::string& out, const std::string& device) {
+    return run_binary({in, "-v", "--device", device, "--map", "v*(0.5+0.5*sin(x/9)*cos(y/7))", tmp.file(out)},
+                      {{}, 0, env});
+  };
+  const RunResult first = run("first.png", "cuda"), second = run("second.png", "cuda");
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_NE(first.err.find(": kernel "), std::string::npos) << first.err;
+  EXPECT_NE(first.err.find(", compiled in "), std::string::npos) << first.err;
+  EXPECT_NE(second.err.find(", from the cache in "), std::string::npos) << second.err;
+  EXPECT_TRUE(fs::is_directory(tmp / "cache" / "gpuimg"));
+  ASSERT_EQ(run("cpu.png", "cpu").status, 0);
+  EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("first.png"))));
+  EXPECT_TRUE(same_samples(read_image(tmp.file("cpu.png")), read_image(tmp.file("second.png"))));
+}
+
+TEST(GpuMapCli, WithoutNvrtcIsExitThreeNamingTheLibrary) {
+  GPUIMG_REQUIRE_GPU();
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--device", "cuda", "--map", "x/w",
+                                  tmp.file("out.png")},
+                                 {{}, 0, {"GPUIMG_NVRTC=libnvrtc-missing.so", "XDG_CACHE_HOME=" + tmp.file("cache")}});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("libnvrtc-missing.so"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
+}  // namespace
+}  // namespace gpuimg::test

@@ -1,0 +1,91 @@
+// --map from the command line: a bad expression is a usage error showing
+// the expression with a caret under the column (one line each, escaped as
+// every message is), an unknown name a "did you mean"; no output file
+// either way. Batch mode and golden manifests take it like any op.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "codec.hpp"
+#include "image_compare.hpp"
+#include "run_binary.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+RunResult map_run(const TempDir& tmp, const std::string& expression) {
+  return run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--map", expression, tmp.file("out.png")});
+}
+
+TEST(CliMap, AParseErrorShowsACaretUnderTheColumn) {
+  TempDir tmp;
+  const RunResult r = map_run(tmp, "v * (x + ");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("gpuimg: --map: EXPR: column ", 0), 0u) << r.err;
+  const std::size_t first = r.err.find('\n'), second = r.err.find('\n', first + 1);
+  ASSERT_NE(second, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.substr(first + 1, second - first - 1), "gpuimg:   v * (x + ");
+  const std::string caret = r.err.substr(second + 1);
+  EXPECT_EQ(caret.substr(0, 10), "gpuimg:   ");
+  EXPECT_EQ(caret.find_first_not_of(' ', 10), caret.find('^')) << r.err;
+  EXPECT_EQ(caret.back(), '\n');
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 3) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
+TEST(CliMap, AnUnknownNameGetsADidYouMean) {
+  TempDir tmp;
+  const RunResult name = map_run(tmp, "vv*2");
+  EXPECT_EQ(name.status, 2) << name.err;
+  EXPECT_NE(name.err.find("did you mean 'v'"), std::string::npos) << name.err;
+  const RunResult function = map_run(tmp, "sine(x)");
+  EXPECT_EQ(function.status, 2) << function.err;
+  EXPECT_NE(function.err.find("did you mean 'sin'"), std::string::npos) << function.err;
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
+TEST(CliMap, TooManyExpressionsForAGrayImageNameTheFile) {
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "gray.png").string(), "--device", "cpu", "--map", "v;v;v",
+                                  tmp.file("out.png")});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("gray.png: stage 1 (map EXPR=v;v;v): EXPR gives 3 expressions"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
+// A golden manifest's quoted expression, blanks and bars in it, round trip
+// through update and check.
+TEST(CliMap, GoldenManifestsTakeQuotedExpressions) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "scene.png", tmp / "scene.png");
+  std::ofstream(tmp / "cases.txt") << "m | scene.png | --map 'r > 0.6 || b < 0.2 ? 1 - v : v' --blur 1\n";
+  const RunResult update = run_binary({"golden", "update", tmp.file("cases.txt"), "--device", "cpu"});
+  ASSERT_EQ(update.status, 0) << update.err;
+  const RunResult check = run_binary({"golden", "check", tmp.file("cases.txt"), "--device", "cpu"});
+  EXPECT_EQ(check.status, 0) << check.err;
+  const RunResult direct = run_binary({tmp.file("scene.png"), "--device", "cpu", "--map",
+                                       "r > 0.6 || b < 0.2 ? 1 - v : v", "--blur", "1", tmp.file("direct.png")});
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  EXPECT_TRUE(same_samples(read_image(tmp.file("m.png")), read_image(tmp.file("direct.png"))));
+}
+
+TEST(CliMap, BatchModeTakesItLikeAnyOp) {
+  TempDir tmp;
+  fs::create_directories(tmp / "in");
+  fs::copy_file(data_dir() / "scene.png", tmp / "in" / "a.png");
+  fs::copy_file(data_dir() / "rgba.png", tmp / "in" / "b.png");
+  const std::string expression = "v*(1-0.5*hypot(x/w-0.5,y/h-0.5))";
+  const RunResult r = run_binary({tmp.file("in") + "/", "--device", "cpu", "--map", expression, tmp.file("out") + "/"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name : {"a.png", "b.png"}) {
+    const RunResult one = run_binary({(tmp / "in" / name).string(), "--device", "cpu", "--map", expression,
+                                      tmp.file(std::string("one_") + name)});
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_TRUE(same_samples(read_image((tmp / "out" / name).string()), read_image(tmp.file(std::string("one_") + name))))
+        << name;
+  }
+}
+
+}  // namespace
+}  // namespace gpuimg::test
