@@ -3,7 +3,7 @@
 // written once for the host and the device: glibc and CUDA's libdevice give
 // different bits, so neither is called. Only operations IEEE rounds
 // correctly (+ - * / sqrt) or exactly (floor, fabs, fmin, fmax, copysign,
-// frexp, ldexp while the result is normal) are used, never a fused
+// frexp and ldexp of normal values) are used, never a fused
 // multiply-add, so both sides run the same instructions and agree to the
 // bit (test/gpu_expr_libm_test.cu). NaN results may differ in their payload
 // bits between the sides; any NaN is a NaN to the expressions.
@@ -148,6 +148,15 @@ GPUIMG_XM double scale2(double p, int k) {
   return ::ldexp(p, k);
 }
 
+// frexp, with a subnormal x first scaled to a normal one, so that no side
+// relies on its library's subnormal path.
+GPUIMG_XM double frexp_exact(double x, int* e) {
+  if (!(::fabs(x) < 0x1p-1022)) return ::frexp(x, e);
+  const double m = ::frexp(x * 0x1p54, e);
+  *e -= 54;
+  return m;
+}
+
 // ln 2 with a 32-bit head: k ln2_hi is exact for |k| < 2^21.
 constexpr double ln2_hi = 0.6931471803691238, ln2_lo = 1.9082149292705877e-10;
 
@@ -169,7 +178,7 @@ GPUIMG_XM double exp_pair(double hi, double lo) {
 // log x as a pair, to about 2^-64 relative, for positive finite x.
 GPUIMG_XM Pair log_pair(double x) {
   int e = 0;
-  double m = ::frexp(x, &e);
+  double m = frexp_exact(x, &e);
   if (m < 0.70710678118654757) {
     m *= 2.0;
     --e;
@@ -241,7 +250,7 @@ GPUIMG_XM double atan2_finite(double ay, double ax, bool negative_x) {
   double t_lo = 0.0;
   if (t > 0x1p-900) {
     int e = 0;
-    const double bs = ::frexp(b, &e);
+    const double bs = frexp_exact(b, &e);
     t_lo = div({::ldexp(a, -e), 0.0}, {bs, 0.0}).lo;
   }
   // atan t = atan c + atan u, u = (t - c) / (1 + t c), |u| <= 7/16.
@@ -284,7 +293,7 @@ GPUIMG_XM double log(double a) {
   // log_pair's steps in plain doubles, ordered as fdlibm's log so that
   // log(1 + f) = f - f^2/2 + s (f^2/2 + R) rounds f, the largest term, last.
   int e = 0;
-  double m = ::frexp(a, &e);
+  double m = libm::frexp_exact(a, &e);
   if (m < 0.70710678118654757) {
     m *= 2.0;
     --e;
@@ -349,7 +358,7 @@ GPUIMG_XM double hypot(double a, double b) {
   // Scaled so that big is in [0.5, 1): no overflow, and a small that
   // underflows there is below big's rounding anyway.
   int e = 0;
-  const double bs = ::frexp(big, &e), ss = ::ldexp(small, -e);
+  const double bs = libm::frexp_exact(big, &e), ss = ::ldexp(small, -e);
   const libm::Pair sum = libm::add(libm::two_prod(bs, bs), libm::two_prod(ss, ss));
   const double h = ::sqrt(sum.hi);
   // One Newton step on the exact square: h + (sum - h^2) / 2h.

@@ -59,7 +59,7 @@ TEST_P(LibmAccuracy, WithinTwoUlpsOfLongDouble) {
   EXPECT_LE(w.ulps, 2.0) << libm_name(f) << "(" << w.at[0] << ", " << w.at[1] << ")";
 }
 
-INSTANTIATE_TEST_SUITE_P(Functions, LibmAccuracy, ::testing::ValuesIn(kLibmFns),
+INSTANTIATE_TEST_SUITE_P(, LibmAccuracy, ::testing::ValuesIn(kLibmFns),
                          [](const auto& info) { return std::string(libm_name(info.param)); });
 
 // Beyond 2^29 the reduction is not exact: sin and cos stay in [-1, 1] and

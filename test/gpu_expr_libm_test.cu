@@ -65,7 +65,7 @@ TEST_P(GpuExprLibm, DeviceGivesTheHostsBits) {
   EXPECT_EQ(differ, 0) << "of " << a.size() << " arguments";
 }
 
-INSTANTIATE_TEST_SUITE_P(Functions, GpuExprLibm, ::testing::ValuesIn(kLibmFns),
+INSTANTIATE_TEST_SUITE_P(, GpuExprLibm, ::testing::ValuesIn(kLibmFns),
                          [](const auto& info) { return std::string(libm_name(info.param)); });
 
 }  // namespace
