@@ -203,7 +203,12 @@ RuntimeKernel runtime_kernel(const std::string& source, const SourceHeaders& hea
              "loading " + what);
   cudaKernel_t kernel = nullptr;
   const cudaError_t found = cudaLibraryGetKernel(&kernel, library, kernel_name.c_str());
-  if (found != cudaSuccess) cudaLibraryUnload(library);
+  if (found != cudaSuccess) {
+    cudaLibraryUnload(library);
+    // Taken off the runtime's last error, which a later launch's check
+    // reads: the failure is reported here, as this throw.
+    cudaGetLastError();
+  }
   check_cuda(found, "finding " + what);
   slot->cubin = std::move(cubin.bytes);
   slot->kernel = RuntimeKernel{reinterpret_cast<const void*>(kernel), cubin.hash, cubin.cached,
