@@ -73,9 +73,9 @@ int execute(const Command& cmd, std::string& device) {
   std::future<BackendSelection> selection;
   auto select_beside_decoding = [&] {
     selection = std::async(std::launch::async, [&] {
-      start_runtime_compiler(cmd.pipeline);
       BackendSelection s = select_backend(cmd.device);
       device_ms = ms_since(start);
+      if (s.backend == Backend::cuda) open_runtime_compiler(cmd.pipeline);
       return s;
     });
   };

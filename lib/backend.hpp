@@ -21,11 +21,12 @@ struct BackendSelection {
 // takes a while, so the CLI runs this beside decoding.
 BackendSelection select_backend(DeviceChoice choice);
 
-// Starts opening the run-time compiler (NVRTC) on a thread of its own where
-// a stage of `pipeline` builds a kernel at run time on the GPU (an op with
-// prepare_cuda, op_spec.hpp: --map), so that it opens beside CUDA's
-// start-up rather than after it; nothing in a build without CUDA.
-void start_runtime_compiler(const Pipeline& pipeline);
+// Opens the run-time compiler (NVRTC, some 10 ms) where a stage of
+// `pipeline` builds a kernel at run time on the GPU (an op with
+// prepare_cuda, op_spec.hpp: --map): the CLI calls it beside decoding, once
+// CUDA has started, so that a cached kernel adds almost nothing after it. A
+// failure is left for the stage to report; nothing in a build without CUDA.
+void open_runtime_compiler(const Pipeline& pipeline);
 
 // --devices: every GPU, or those listed by number.
 struct DeviceSet {

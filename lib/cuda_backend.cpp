@@ -56,11 +56,15 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   CudaLane(device, pipeline, false).run(img, times);
 }
 
-void start_runtime_compiler(const Pipeline& pipeline) {
+void open_runtime_compiler(const Pipeline& pipeline) {
+  bool needed = false;
   for (const OpRecord& rec : pipeline)
-    visit_op(rec.id, [&](auto tag) {
-      if constexpr (HasPrepareCuda<typename decltype(tag)::type>::value) start_loading_nvrtc();
-    });
+    visit_op(rec.id, [&](auto tag) { needed = needed || HasPrepareCuda<typename decltype(tag)::type>::value; });
+  try {
+    if (needed) nvrtc("--map");
+  } catch (const DeviceError&) {
+    // The stage that needs it says so, naming the library, in its own time.
+  }
 }
 
 }  // namespace gpuimg

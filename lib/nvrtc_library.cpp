@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -76,8 +75,8 @@ NvrtcLibrary::NvrtcLibrary(const std::string& needed_for) {
 NvrtcLibrary::~NvrtcLibrary() { ::dlclose(handle_); }
 
 const NvrtcLibrary& nvrtc(const std::string& needed_for) {
-  // Never freed: start_loading_nvrtc's thread may still be loading while
-  // exit() runs static destructors.
+  // Never freed: a batch's lane threads may still be compiling while exit()
+  // runs static destructors.
   struct Loaded {
     std::mutex mutex;
     std::unique_ptr<NvrtcLibrary> library;
@@ -86,15 +85,6 @@ const NvrtcLibrary& nvrtc(const std::string& needed_for) {
   std::lock_guard<std::mutex> lock(loaded->mutex);
   if (!loaded->library) loaded->library = std::make_unique<NvrtcLibrary>(needed_for);
   return *loaded->library;
-}
-
-void start_loading_nvrtc() {
-  static std::once_flag started;
-  std::call_once(started, [] {
-    // A failed load's exception stays in the future, unread; the future's
-    // destructor, at exit, waits for a load still under way.
-    static std::future<void> loading = std::async(std::launch::async, [] { nvrtc("run-time compilation"); });
-  });
 }
 
 }  // namespace gpuimg

@@ -45,11 +45,4 @@ class NvrtcLibrary {
 // failed load throws and is tried again by the next call.
 const NvrtcLibrary& nvrtc(const std::string& needed_for);
 
-// Starts nvrtc()'s load on a thread of its own and returns at once. Loading
-// takes about 10 ms (the loader relocates a 100 MB library), twice what a
-// cached kernel may add to a run's start: a caller that knows it will need
-// NVRTC starts this beside CUDA's start-up (200 ms and more), which hides it.
-// A failure here is left for the caller's own nvrtc() to report.
-void start_loading_nvrtc();
-
 }  // namespace gpuimg
