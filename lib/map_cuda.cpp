@@ -52,8 +52,8 @@ int Map::launch(const CudaStage& s, const Params& p) {
   const std::int32_t* load = s.tables.load;
   const std::int32_t* store = s.tables.store;
   void* args[] = {&src, &dst, &width, &height, &load, &store};
-  constexpr int kThreads = 128;
-  const dim3 grid((width + kThreads - 1) / kThreads, std::min(height, kMaxGridY));
+  constexpr int kThreads = 128, kColumns = kThreads * expr::kMapPixels;
+  const dim3 grid((width + kColumns - 1) / kColumns, std::min((height + expr::kMapRows - 1) / expr::kMapRows, kMaxGridY));
   return cudaLaunchKernel(kernel, grid, dim3(kThreads), args, 0, s.stream);
 }
 

@@ -55,40 +55,66 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
   const int colours = alpha ? channels - 1 : channels;
   if (programs.empty() || (programs.size() > 1 && programs.size() != static_cast<std::size_t>(colours)))
     throw std::logic_error("map_kernel_source: programs do not match the colour channels");
-  const char* type = shape.bytes == 1 ? "unsigned char" : "unsigned short";
-  const std::string max = shape.bytes == 1 ? "255" : "65535";
+  const bool bytes8 = shape.bytes == 1;
+  const std::string type = bytes8 ? "unsigned char" : "unsigned short";
+  const std::string max = bytes8 ? "255" : "65535";
+  const std::string ch = std::to_string(channels);
 
   std::string s = "#include \"expr_math.hpp\"\nusing namespace gpuimg;\n";
   for (std::size_t i = 0; i < programs.size(); ++i) s += function_text(programs[i], static_cast<int>(i));
   // A fused pass's table, in TableData's layout (kernels/tables.hpp).
   s += "__device__ __forceinline__ int look(const int* t, int v) { return t[0] == 2 ? " + max +
        " - v : t[1 + v]; }\n";
-  s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + type + "* __restrict__ src, " + type +
-       "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
-  s += "  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n  if (x >= width) return;\n";
-  s += "  const double m = " + max + ".0, w = width, h = height, fx = x;\n";
-  s += "  for (int y = blockIdx.y; y < height; y += gridDim.y) {\n";
-  s += "    const long long at = ((long long)y * width + x) * " + std::to_string(channels) + ";\n";
-  s += "    int in[" + std::to_string(channels) + "];\n";
+  // A sample as a value: sample / M, looked up at 8 bits (the same
+  // division, done once a block rather than once a sample).
+  s += bytes8 ? "__device__ __forceinline__ double unit_of(const double* unit, int s) { return unit[s]; }\n"
+              : "__device__ __forceinline__ double unit_of(const double*, int s) { return s / 65535.0; }\n";
+  s += "__device__ __forceinline__ void pixel(const " + type + "* __restrict__ src, " + type +
+       "* __restrict__ dst, long long at, double x, double y, double w, double h, const int* load, const int* "
+       "store, const double* unit) {\n";
+  s += "  int in[" + ch + "];\n";
   for (int c = 0; c < channels; ++c) {
-    s += "    in[" + std::to_string(c) + "] = src[at + " + std::to_string(c) + "];\n";
-    if (c < colours) s += "    if (load) in[" + std::to_string(c) + "] = look(load, in[" + std::to_string(c) + "]);\n";
+    const std::string k = std::to_string(c);
+    s += "  in[" + k + "] = src[at + " + k + "];\n";
+    if (c < colours) s += "  if (load) in[" + k + "] = look(load, in[" + k + "]);\n";
   }
   // A gray pixel's r, g and b are its one colour; a is 1 without alpha.
-  const auto channel = [&](int c) { return "in[" + std::to_string(colours == 1 ? 0 : c) + "] / m"; };
-  s += "    const double r = " + channel(0) + ", g = " + channel(1) + ", b = " + channel(2) + ";\n";
-  s += "    const double a = " + (alpha ? "in[" + std::to_string(channels - 1) + "] / m" : std::string("1.0")) + ";\n";
-  s += "    const double fy = y;\n";
+  const auto value = [&](int c) { return "unit_of(unit, in[" + std::to_string(colours == 1 ? 0 : c) + "])"; };
+  s += "  const double r = " + value(0) + ", g = " + value(1) + ", b = " + value(2) + ";\n";
+  s += "  const double a = " + (alpha ? "unit_of(unit, in[" + std::to_string(channels - 1) + "])" : std::string("1.0")) +
+       ";\n";
+  const std::string colour_value[3] = {"r", "g", "b"};
   for (int c = 0; c < colours; ++c) {
     const std::string f = "f" + std::to_string(programs.size() > 1 ? c : 0);
     const std::string k = std::to_string(c);
-    s += "    {\n      int out = xm::store(" + f + "(in[" + k + "] / m, r, g, b, a, " + k +
-         ".0, fx, fy, w, h), m);\n";
-    s += "      if (store) out = look(store, out);\n";
-    s += "      dst[at + " + k + "] = (" + type + ")out;\n    }\n";
+    s += "  {\n    int out = xm::store(" + f + "(" + colour_value[c] + ", r, g, b, a, " + k + ".0, x, y, w, h), " +
+         max + ".0);\n";
+    s += "    if (store) out = look(store, out);\n";
+    s += "    dst[at + " + k + "] = (" + type + ")out;\n  }\n";
   }
-  if (alpha) s += "    dst[at + " + std::to_string(channels - 1) + "] = src[at + " + std::to_string(channels - 1) + "];\n";
-  s += "  }\n}\n";
+  if (alpha) s += "  dst[at + " + std::to_string(channels - 1) + "] = src[at + " + std::to_string(channels - 1) + "];\n";
+  s += "}\n";
+
+  // kMapPixels columns a thread, and rows kMapRows apart: what depends on
+  // x alone is computed once for all its rows, what depends on y alone
+  // once for its columns.
+  s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + type + "* __restrict__ src, " + type +
+       "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
+  if (bytes8) {
+    s += "  __shared__ double unit[256];\n";
+    s += "  for (int i = threadIdx.x; i < 256; i += blockDim.x) unit[i] = i / 255.0;\n  __syncthreads();\n";
+  } else {
+    s += "  const double* unit = 0;\n";
+  }
+  const std::string px = std::to_string(kMapPixels);
+  s += "  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * " + px + ";\n  if (x0 >= width) return;\n";
+  s += "  const double w = width, h = height;\n";
+  s += "  for (int y = blockIdx.y; y < height; y += gridDim.y) {\n";
+  s += "    const long long row = (long long)y * width;\n    const double fy = y;\n";
+  s += "    if (x0 + " + px + " <= width) {\n#pragma unroll\n      for (int k = 0; k < " + px + "; ++k)\n";
+  s += "        pixel(src, dst, (row + x0 + k) * " + ch + ", x0 + k, fy, w, h, load, store, unit);\n";
+  s += "    } else {\n      for (int x = x0; x < width; ++x)\n";
+  s += "        pixel(src, dst, (row + x) * " + ch + ", x, fy, w, h, load, store, unit);\n    }\n  }\n}\n";
   return s;
 }
 

@@ -1,0 +1,36 @@
+// --map's generated CUDA source compiles with NVRTC, without a GPU, for
+// every layout and the matrix's expressions: a bug in the generator shows
+// on every CUDA build, CI's included, not only on the GPU machine.
+#include <gtest/gtest.h>
+
+#include "expr/compile.hpp"
+#include "expr/cuda_source.hpp"
+#include "expr/map_headers.hpp"
+#include "op_cases.hpp"
+#include "runtime_kernels.hpp"
+
+namespace gpuimg::test {
+namespace {
+
+bool is_elf(const std::vector<char>& bytes) {
+  return bytes.size() > 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F';
+}
+
+void expect_compiles(const std::string& text, const Shape& shape) {
+  SCOPED_TRACE(text + " at " + std::to_string(shape.channels) + "x" + std::to_string(8 * shape.bytes));
+  const std::string source = expr::map_kernel_source(expr::compile_map(text), shape);
+  EXPECT_TRUE(is_elf(compile_cubin(source, expr::map_kernel_headers(), compile_options(90))));
+}
+
+TEST(MapSource, CompilesForEveryLayout) {
+  for (int bytes : {1, 2})
+    for (int channels = 1; channels <= 4; ++channels)
+      expect_compiles(channels >= 3 ? "x/w;y/h*a;v*exp(-hypot(x-w/2,y-h/2)/w)" : "mix(v,x/w,a)*r", Shape{9, 9, channels, bytes});
+}
+
+TEST(MapSource, CompilesForEveryExpressionOfTheMatrix) {
+  for (const std::string& text : map_test_expressions()) expect_compiles(text, Shape{9, 9, 3, 1});
+}
+
+}  // namespace
+}  // namespace gpuimg::test
