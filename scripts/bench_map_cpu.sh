@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# --map on the CPU against ImageMagick's -fx, the same expression on the
+# same image (a 1920x1080 photo-like JPEG drawn by gpuimg_bench_images, to
+# PNG), end to end from the shell: whole processes, median of RUNS (default
+# 3) after one warm-up. Issue 18's target: gpuimg at least 10x faster. The
+# tools round differently (ImageMagick keeps 16-bit quanta), so their bytes
+# may differ by one.
+#
+# Usage: scripts/bench_map_cpu.sh [RUNS] [BUILD]   (BUILD: default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+build=${2:-build}
+source scripts/bench/e2e_rows.sh
+gpuimg=$build/gpuimg
+maker=$build/test/gpuimg_bench_images
+for tool in "$gpuimg" "$maker" /usr/bin/convert; do
+  [ -x "$tool" ] || { echo "bench_map_cpu: $tool missing" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$maker" "$tmp" photo 1 1920 1080 jpg 90 >/dev/null
+in=$(ls "$tmp"/photo*.jpg)
+out=$tmp/out.png
+
+# job TITLE GPUIMG-EXPR FX-EXPR: one table.
+job() {
+  row "gpuimg --map, CPU" "gpuimg IN.jpg --map '$2' OUT.png --device cpu" "$gpuimg" "$in" --map "$2" "$out" --device cpu
+  row "ImageMagick $(imagemagick_version) -fx" "convert IN.jpg -fx '$3' OUT.png" /usr/bin/convert "$in" -fx "$3" "$out"
+  echo "#### $1"
+  echo
+  print_rows "gpuimg CPU"
+  echo
+}
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
+echo "### --map against -fx, 1920x1080 JPEG to PNG, end to end"
+echo
+echo "\`scripts/bench_map_cpu.sh $runs\`, $(date -u +%Y-%m-%d), $cpu, $(nproc) threads; median of $runs runs."
+echo
+job "Vignette: ten operations of x, y and v" "v*(1-0.8*((x/w-0.5)*(x/w-0.5)+(y/h-0.5)*(y/h-0.5)))" \
+  "u*(1-0.8*((i/w-0.5)*(i/w-0.5)+(j/h-0.5)*(j/h-0.5)))"
+job "Sine pattern" "v*(0.75+0.25*sin(x/w*9)*cos(y/h*7))" "u*(0.75+0.25*sin(i/w*9)*cos(j/h*7))"
+job "Curve of v alone (a lookup table)" "v<0.5 ? 2*v*v : 1-2*(1-v)*(1-v)" "u<0.5 ? 2*u*u : 1-2*(1-u)*(1-u)"
