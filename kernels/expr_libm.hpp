@@ -284,9 +284,9 @@ GPUIMG_XM double atan2_finite(double ay, double ax, bool negative_x) {
 
 }  // namespace libm
 
-GPUIMG_XM double exp(double a) { return libm::exp_pair(a, 0.0); }
+GPUIMG_XM_CALL double exp(double a) { return libm::exp_pair(a, 0.0); }
 
-GPUIMG_XM double log(double a) {
+GPUIMG_XM_CALL double log(double a) {
   if (a != a || a == libm::infinity()) return a;
   if (a < 0) return (a - a) / (a - a);  // NaN
   if (a == 0) return -libm::infinity();
@@ -305,19 +305,19 @@ GPUIMG_XM double log(double a) {
   return k * libm::ln2_hi - ((half_f2 - (s * (half_f2 + r) + k * libm::ln2_lo)) - f);
 }
 
-GPUIMG_XM double sin(double a) {
+GPUIMG_XM_CALL double sin(double a) {
   if (!(::fabs(a) < libm::infinity())) return a - a;  // NaN
   if (::fabs(a) < 0x1p-26) return a;                  // a^3 / 6 is below half an ulp; keeps -0
   return libm::sin_shifted(a, 0);
 }
 
-GPUIMG_XM double cos(double a) {
+GPUIMG_XM_CALL double cos(double a) {
   if (!(::fabs(a) < libm::infinity())) return a - a;
   if (::fabs(a) < 0x1p-27) return 1.0;
   return libm::sin_shifted(a, 1);
 }
 
-GPUIMG_XM double tan(double a) {
+GPUIMG_XM_CALL double tan(double a) {
   if (!(::fabs(a) < libm::infinity())) return a - a;
   if (::fabs(a) < 0x1p-27) return a;
   const libm::Reduced red = libm::reduce_half_pi(a);
@@ -328,7 +328,7 @@ GPUIMG_XM double tan(double a) {
   return q.hi + q.lo;
 }
 
-GPUIMG_XM double atan2(double y, double x) {
+GPUIMG_XM_CALL double atan2(double y, double x) {
   if (x != x || y != y) return x + y;
   const double inf = libm::infinity();
   const double ax = ::fabs(x), ay = ::fabs(y);
@@ -348,7 +348,7 @@ GPUIMG_XM double atan2(double y, double x) {
   return ::copysign(angle, y);
 }
 
-GPUIMG_XM double hypot(double a, double b) {
+GPUIMG_XM_CALL double hypot(double a, double b) {
   const double inf = libm::infinity();
   const double x = ::fabs(a), y = ::fabs(b);
   if (x == inf || y == inf) return inf;
@@ -367,7 +367,7 @@ GPUIMG_XM double hypot(double a, double b) {
   return libm::scale2(corrected, e);
 }
 
-GPUIMG_XM double pow(double x, double y) {
+GPUIMG_XM_CALL double pow(double x, double y) {
   if (y == 0 || x == 1) return 1.0;
   if (x != x || y != y) return x + y;
   const double inf = libm::infinity();

@@ -14,10 +14,17 @@
 #include <cmath>
 #endif
 
+// GPUIMG_XM_CALL: the functions of expr_libm.hpp, each a call on the
+// device, not a copy at every use: a generated kernel uses each expression
+// once for every colour channel, and copies of pow's body in each made
+// NVRTC take minutes and gigabytes for a 1 KB expression. Inlined or not,
+// every operation is the same, so no result changes.
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define GPUIMG_XM __host__ __device__ __forceinline__
+#define GPUIMG_XM_CALL inline __host__ __device__ __noinline__
 #else
 #define GPUIMG_XM inline
+#define GPUIMG_XM_CALL inline
 #endif
 
 #include "expr_libm.hpp"
