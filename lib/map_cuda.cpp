@@ -4,9 +4,9 @@
 // expression and image layout.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <mutex>
-#include <tuple>
+#include <set>
+#include <string>
 
 #include <cuda_runtime.h>
 
@@ -20,21 +20,22 @@
 namespace gpuimg {
 namespace {
 
+// runtime_kernel keeps each kernel for the process, per architecture, and
+// compiles each once however many lanes ask at once; -v names it once.
 const void* map_kernel(const Map::Params& p, const Shape& in) {
-  using Key = std::tuple<std::int32_t, std::int32_t, std::int32_t>;
-  static std::mutex mutex;
-  static std::map<Key, const void*> made;
-  const Key key{p.expression.handle, in.channels, in.bytes};
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto found = made.find(key); found != made.end()) return found->second;
   const KeptExpression& e = kept_expression(p.expression);
   const RuntimeKernel k = runtime_kernel(expr::map_kernel_source(e.programs, in), expr::map_kernel_headers(),
                                          expr::kMapKernel);
-  char ms[32];
-  std::snprintf(ms, sizeof ms, "%.1f ms", k.milliseconds);
-  note_runtime_kernel("--map " + e.text + ": kernel " + k.hash + (k.cached ? ", from the cache in " : ", compiled in ") +
-                      ms);
-  return made[key] = k.function;
+  static std::mutex mutex;
+  static std::set<std::string> noted;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (noted.insert(k.hash).second) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f ms", k.milliseconds);
+    note_runtime_kernel("--map " + e.text + ": kernel " + k.hash + (k.cached ? ", from the cache in " : ", compiled in ") +
+                        ms);
+  }
+  return k.function;
 }
 
 }  // namespace
@@ -52,8 +53,8 @@ int Map::launch(const CudaStage& s, const Params& p) {
   const std::int32_t* load = s.tables.load;
   const std::int32_t* store = s.tables.store;
   void* args[] = {&src, &dst, &width, &height, &load, &store};
-  constexpr int kThreads = 128, kColumns = kThreads * expr::kMapPixels;
-  const dim3 grid((width + kColumns - 1) / kColumns, std::min((height + expr::kMapRows - 1) / expr::kMapRows, kMaxGridY));
+  constexpr int kThreads = 128;
+  const dim3 grid((width + kThreads - 1) / kThreads, std::min((height + expr::kMapRows - 1) / expr::kMapRows, kMaxGridY));
   return cudaLaunchKernel(kernel, grid, dim3(kThreads), args, 0, s.stream);
 }
 

@@ -95,9 +95,7 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
   if (alpha) s += "  dst[at + " + std::to_string(channels - 1) + "] = src[at + " + std::to_string(channels - 1) + "];\n";
   s += "}\n";
 
-  // kMapPixels columns a thread, and rows kMapRows apart: what depends on
-  // x alone is computed once for all its rows, what depends on y alone
-  // once for its columns.
+  // A thread a column, down rows gridDim.y apart.
   s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + type + "* __restrict__ src, " + type +
        "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
   if (bytes8) {
@@ -106,15 +104,10 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
   } else {
     s += "  const double* unit = 0;\n";
   }
-  const std::string px = std::to_string(kMapPixels);
-  s += "  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * " + px + ";\n  if (x0 >= width) return;\n";
-  s += "  const double w = width, h = height;\n";
-  s += "  for (int y = blockIdx.y; y < height; y += gridDim.y) {\n";
-  s += "    const long long row = (long long)y * width;\n    const double fy = y;\n";
-  s += "    if (x0 + " + px + " <= width) {\n#pragma unroll\n      for (int k = 0; k < " + px + "; ++k)\n";
-  s += "        pixel(src, dst, (row + x0 + k) * " + ch + ", x0 + k, fy, w, h, load, store, unit);\n";
-  s += "    } else {\n      for (int x = x0; x < width; ++x)\n";
-  s += "        pixel(src, dst, (row + x) * " + ch + ", x, fy, w, h, load, store, unit);\n    }\n  }\n}\n";
+  s += "  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n  if (x >= width) return;\n";
+  s += "  const double w = width, h = height, fx = x;\n";
+  s += "  for (int y = blockIdx.y; y < height; y += gridDim.y)\n";
+  s += "    pixel(src, dst, ((long long)y * width + x) * " + ch + ", fx, y, w, h, load, store, unit);\n}\n";
   return s;
 }
 

@@ -8,11 +8,10 @@
 // The kernel, named kMapKernel:
 //   extern "C" __global__ void gpuimg_map(const T* src, T* dst, int width, int height,
 //                                         const int* load, const int* store)
-// T the sample type; a thread takes kMapPixels pixels of a row, and the
-// same columns gridDim.y rows on, until the last row (launch with a grid of
-// width / (threads x kMapPixels) by some kMapRows-th of the height);
-// `load` and `store`: a fused pass's tables (PassTables,
-// kernels/tables.hpp) or null.
+// T the sample type; a thread takes a column, from row blockIdx.y down
+// rows gridDim.y apart (launch with a grid of width / threads by some
+// kMapRows-th of the height); `load` and `store`: a fused pass's tables
+// (PassTables, kernels/tables.hpp) or null.
 #include <string>
 #include <vector>
 
@@ -22,7 +21,6 @@
 namespace gpuimg::expr {
 
 constexpr const char* kMapKernel = "gpuimg_map";
-constexpr int kMapPixels = 4;
 constexpr int kMapRows = 8;
 
 // programs: one for every colour channel, or one a colour channel.
