@@ -75,7 +75,12 @@ int execute(const Command& cmd, std::string& device) {
     selection = std::async(std::launch::async, [&] {
       BackendSelection s = select_backend(cmd.device);
       device_ms = ms_since(start);
-      if (s.backend == Backend::cuda) open_runtime_compiler(cmd.pipeline);
+      if (s.backend == Backend::cuda) {
+        // --device cuda reports a missing NVRTC from the stage that needs
+        // it (exit 3); auto takes the CPU, which gives the same bytes.
+        const std::string missing = open_runtime_compiler(cmd.pipeline);
+        if (!missing.empty() && cmd.device == DeviceChoice::automatic) s = {Backend::cpu, "auto: " + missing};
+      }
       return s;
     });
   };

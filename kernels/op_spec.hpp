@@ -135,7 +135,9 @@ struct TakesTables<Op, std::void_t<decltype(Op::takes_tables(std::declval<const 
 // An op whose GPU path needs host work once per input shape before any
 // launch (--map compiles its kernel) declares prepare_cuda(const Params&,
 // const Shape& in): the lane calls it as it plans, outside every stage's
-// time, and a failure there is the run's, before any pixel moves.
+// time, and a failure there is the run's, before any pixel moves. With it,
+// builds_kernel(const Params&): whether that work compiles a kernel at run
+// time (NVRTC), which the CLI then opens beside CUDA's start-up.
 template <class Op, class = void> struct HasPrepareCuda : std::false_type {};
 template <class Op>
 struct HasPrepareCuda<Op, std::void_t<decltype(Op::prepare_cuda(std::declval<const typename Op::Params&>(),

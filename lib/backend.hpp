@@ -22,11 +22,12 @@ struct BackendSelection {
 BackendSelection select_backend(DeviceChoice choice);
 
 // Opens the run-time compiler (NVRTC, some 10 ms) where a stage of
-// `pipeline` builds a kernel at run time on the GPU (an op with
-// prepare_cuda, op_spec.hpp: --map): the CLI calls it beside decoding, once
-// CUDA has started, so that a cached kernel adds almost nothing after it. A
-// failure is left for the stage to report; nothing in a build without CUDA.
-void open_runtime_compiler(const Pipeline& pipeline);
+// `pipeline` builds a kernel at run time on the GPU (builds_kernel,
+// op_spec.hpp: --map): the CLI calls it beside decoding, once CUDA has
+// started, so that a cached kernel adds almost nothing after it. Returns
+// why it could not be opened (--device auto then runs on the CPU), or
+// nothing; nothing in a build without CUDA.
+std::string open_runtime_compiler(const Pipeline& pipeline);
 
 // --devices: every GPU, or those listed by number.
 struct DeviceSet {

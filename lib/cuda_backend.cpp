@@ -56,15 +56,19 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   CudaLane(device, pipeline, false).run(img, times);
 }
 
-void open_runtime_compiler(const Pipeline& pipeline) {
+std::string open_runtime_compiler(const Pipeline& pipeline) {
   bool needed = false;
   for (const OpRecord& rec : pipeline)
-    visit_op(rec.id, [&](auto tag) { needed = needed || HasPrepareCuda<typename decltype(tag)::type>::value; });
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if constexpr (HasPrepareCuda<Op>::value) needed = needed || Op::builds_kernel(rec.get<Op>());
+    });
   try {
     if (needed) nvrtc("--map");
-  } catch (const DeviceError&) {
-    // The stage that needs it says so, naming the library, in its own time.
+  } catch (const DeviceError& e) {
+    return e.what();
   }
+  return "";
 }
 
 }  // namespace gpuimg

@@ -31,12 +31,35 @@ Shape Map::plan(Params& p, const Shape& in) {
   return in;
 }
 
-// Measured on the 2-core development machine (scripts/bench_cpu_cost.sh):
-// about a nanosecond a sample for each instruction of a short expression.
+namespace {
+
+// Nanoseconds a sample for each instruction on one thread, measured on the
+// 2-core development machine: a few for arithmetic, far more for our own
+// transcendental functions (docs/map.md has their costs).
+double instruction_ns(expr::Code code) {
+  switch (code) {
+    case expr::Code::pow: return 70;
+    case expr::Code::hypot:
+    case expr::Code::sin:
+    case expr::Code::cos:
+    case expr::Code::tan:
+    case expr::Code::atan2: return 30;
+    case expr::Code::exp:
+    case expr::Code::log: return 15;
+    default: return 2;
+  }
+}
+
+}  // namespace
+
+// A table costs a lookup; a program its instructions, and a sample's load
+// and store.
 CpuCost Map::cpu_cost(const Params& p) {
-  std::size_t instructions = 0;
-  for (const expr::Program& program : programs(p)) instructions += program.code.size();
-  const double each = 1.0 + static_cast<double>(instructions) / static_cast<double>(programs(p).size());
+  if (is_table(p)) return {2.5, 3};
+  double ns = 0;
+  for (const expr::Program& program : programs(p))
+    for (const expr::Instr& in : program.code) ns += instruction_ns(in.code);
+  const double each = 3 + ns / static_cast<double>(programs(p).size());
   return {each, each};
 }
 

@@ -188,6 +188,8 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         }
       break;
     case ParamType::expression:
+      // "--map --invert": the expression was left out.
+      if (text.rfind("--", 0) == 0) throw UsageError(what + " is missing: expected an expression, got '" + text + "'");
       try {
         v.expression = keep_expression(text);
         return v;

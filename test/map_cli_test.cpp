@@ -41,7 +41,22 @@ TEST(CliMap, AnUnknownNameGetsADidYouMean) {
   const RunResult function = map_run(tmp, "sine(x)");
   EXPECT_EQ(function.status, 2) << function.err;
   EXPECT_NE(function.err.find("did you mean 'sin'"), std::string::npos) << function.err;
+  // Letter case aside, ImageMagick's names, and no guess for a lone letter.
+  for (const auto& [typed, meant] : std::vector<std::pair<std::string, std::string>>{
+           {"R", "'r'"}, {"PI", "'pi'"}, {"Sin(v)", "'sin'"}, {"i/w", "'x'"}, {"u*2", "'v'"}}) {
+    const RunResult r = map_run(tmp, typed);
+    EXPECT_NE(r.err.find("(did you mean " + meant + "?)"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(map_run(tmp, "q").err.find("did you mean"), std::string::npos);
   EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
+TEST(CliMap, AnOptionWhereTheExpressionShouldBeIsNamed) {
+  TempDir tmp;
+  const RunResult r = map_run(tmp, "--invert");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--map: EXPR is missing: expected an expression, got '--invert'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(CliMap, TooManyExpressionsForAGrayImageNameTheFile) {

@@ -56,6 +56,7 @@ struct Map {
   // Compiles (or finds in the cache) the GPU's kernel for this input, before
   // the pipeline's first launch, so that no stage's time holds a compile.
   static void prepare_cuda(const Params& p, const Shape& in);
+  static bool builds_kernel(const Params& p) { return !is_table(p); }
   static std::size_t scratch_bytes(const Params&, const Shape&) { return 0; }
   // Its kernel applies the tables beside it at 8 bits (the blur's reasons:
   // ops/blur.hpp).

@@ -31,6 +31,9 @@ ExpressionRef keep_expression(const std::string& text) {
   }
   KeptExpression compiled{text, expr::compile_map(text)};
   const std::lock_guard<std::mutex> lock(k.mutex);
+  // Another thread may have kept it while this one compiled.
+  for (std::size_t i = 0; i < k.expressions.size(); ++i)
+    if (k.expressions[i].text == text) return {static_cast<std::int32_t>(i)};
   k.expressions.push_back(std::move(compiled));
   return {static_cast<std::int32_t>(k.expressions.size() - 1)};
 }

@@ -1,6 +1,7 @@
 #include "expr/vocabulary.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace gpuimg::expr {
@@ -54,13 +55,22 @@ const FunctionWord* find_function(std::string_view word) {
 }
 
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call) {
-  constexpr int kMostEdits = 2;
-  int best = kMostEdits + 1;
+  std::string lower(word);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // ImageMagick's -fx names for this sample and pixel.
+  if (!used_as_call && (lower == "u" || lower == "i" || lower == "j"))
+    return std::string(lower == "u" ? "v" : lower == "i" ? "x" : "y");
+  // Case aside, a word of one or two letters is one change from many others:
+  // such a guess misleads more than it helps, so a short word takes only a
+  // letter more or less ("vv", "co"); a longer one an edit in 4 letters.
+  const bool short_word = lower.size() <= 2;
+  const int most_edits = lower.size() <= 4 ? 1 : 2;
+  int best = most_edits + 1;
   std::string suggestion;
   // The kind it was used as goes first, so that it wins a tie.
   const auto consider = [&](std::string_view known, bool is_call) {
-    const int d = edits(word, known);
-    if (d >= best) return;
+    const int d = edits(lower, known);
+    if (d >= best || (short_word && d > 0 && known.size() == lower.size())) return;
     best = d;
     suggestion = std::string(known) + (is_call && !used_as_call ? "(...)" : "");
   };
@@ -71,7 +81,7 @@ std::optional<std::string> nearest_word(std::string_view word, bool used_as_call
     else
       for (const NameWord& n : kNameWords) consider(n.word, false);
   }
-  if (best > kMostEdits) return std::nullopt;
+  if (best > most_edits) return std::nullopt;
   return suggestion;
 }
 

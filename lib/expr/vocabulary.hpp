@@ -26,9 +26,12 @@ struct FunctionWord {
 const NameWord* find_name(std::string_view word);
 const FunctionWord* find_function(std::string_view word);
 
-// What to suggest for an unknown word: the known name or function nearest
-// to it, at most 2 edits away, preferring the kind it was used as on a tie;
-// a function suggested for a name is shown with its parentheses, "sin(...)".
+// What to suggest for an unknown word: ImageMagick's u, i and j as v, x and
+// y; else the known name or function nearest to it in lower case, at most 2
+// edits away (1 for words of up to 4 letters, and for words of 1 or 2 only a
+// letter more or less: "R" is r, "vv" v, "q" nothing), preferring the kind
+// it was used as on a tie; a function
+// suggested for a name is shown with its parentheses, "sin(...)".
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call);
 
 }  // namespace gpuimg::expr
