@@ -73,14 +73,15 @@ int execute(const Command& cmd, std::string& device) {
   std::future<BackendSelection> selection;
   auto select_beside_decoding = [&] {
     selection = std::async(std::launch::async, [&] {
+      // NVRTC opens beside CUDA's start-up, on a thread joined here.
+      auto compiler = std::async(std::launch::async, [&] { return open_runtime_compiler(cmd.pipeline); });
       BackendSelection s = select_backend(cmd.device);
       device_ms = ms_since(start);
-      if (s.backend == Backend::cuda) {
-        // --device cuda reports a missing NVRTC from the stage that needs
-        // it (exit 3); auto takes the CPU, which gives the same bytes.
-        const std::string missing = open_runtime_compiler(cmd.pipeline);
-        if (!missing.empty() && cmd.device == DeviceChoice::automatic) s = {Backend::cpu, "auto: " + missing};
-      }
+      const std::string missing = compiler.get();
+      // --device cuda reports a missing NVRTC from the stage that needs it
+      // (exit 3); auto takes the CPU, which gives the same bytes.
+      if (s.backend == Backend::cuda && !missing.empty() && cmd.device == DeviceChoice::automatic)
+        s = {Backend::cpu, "auto: " + missing};
       return s;
     });
   };

@@ -23,8 +23,8 @@ BackendSelection select_backend(DeviceChoice choice);
 
 // Opens the run-time compiler (NVRTC, some 10 ms) where a stage of
 // `pipeline` builds a kernel at run time on the GPU (builds_kernel,
-// op_spec.hpp: --map): the CLI calls it beside decoding, once CUDA has
-// started, so that a cached kernel adds almost nothing after it. Returns
+// op_spec.hpp: --map): the CLI calls it beside CUDA's start-up, so that a
+// cached kernel adds almost nothing to a run. Returns
 // why it could not be opened (--device auto then runs on the CPU), or
 // nothing; nothing in a build without CUDA.
 std::string open_runtime_compiler(const Pipeline& pipeline);
