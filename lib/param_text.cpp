@@ -135,7 +135,10 @@ std::string param_form(const ParamSpec& spec) {
     case ParamType::odd_size:
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
-    case ParamType::expression: return "an expression (see --map in the README)";
+    case ParamType::expression:
+      return "made of numbers, the names above and pi, e; + - * / ^ (power), < <= > >= == !=, && || !, c ? a : b, "
+             "parentheses; min max clamp abs floor ceil round sqrt exp log pow sin cos tan atan2 hypot mix step "
+             "smoothstep (README: Expressions)";
   }
   return "";
 }
