@@ -40,7 +40,12 @@ std::string folder_path() {
   return "";
 }
 
-int open_folder(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+// The folder itself, not where a link of that name points: a link planted
+// there could send the cache's writes and removals into another folder of
+// the user's.
+int open_folder(const std::string& path) {
+  return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+}
 
 // Each missing folder on the way, made 0700 as the XDG spec asks of its base.
 void make_folders(const std::string& path) {

@@ -267,6 +267,10 @@ TEST(KernelCacheFolder, UnusableFolderStillCompiles) {
   fs::create_directories(dir / "shared" / "gpuimg");
   // Another user could write there: a planted cubin would be their code.
   fs::permissions(dir / "shared" / "gpuimg", fs::perms::group_write, fs::perm_options::add);
+  // A link where the cache's folder should be, to a folder of the user's.
+  fs::create_directories(dir / "elsewhere");
+  fs::create_directories(dir / "linked");
+  fs::create_directory_symlink(dir / "elsewhere", dir / "linked" / "gpuimg");
   struct Case {
     const char* what;
     std::optional<std::string> xdg, home;
@@ -274,6 +278,7 @@ TEST(KernelCacheFolder, UnusableFolderStillCompiles) {
   const std::vector<Case> cases = {
       {"under a file", dir.file("a-file") + "/cache", std::nullopt},
       {"writable by the group", dir.file("shared"), std::nullopt},
+      {"a link in its place", dir.file("linked"), std::nullopt},
       {"neither variable set", std::nullopt, std::nullopt},
   };
   for (const Case& c : cases) {
@@ -287,6 +292,7 @@ TEST(KernelCacheFolder, UnusableFolderStillCompiles) {
     }
   }
   EXPECT_TRUE(fs::is_empty(dir / "shared" / "gpuimg"));
+  EXPECT_TRUE(fs::is_empty(dir / "elsewhere"));
 }
 
 TEST_F(KernelCache, ThreadsFillingOneEntryAtOnceEachGetTheCubin) {
