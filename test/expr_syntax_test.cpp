@@ -191,12 +191,29 @@ TEST(ExprErrors, DeepNestingIsRefused) {
   EXPECT_EQ(error(repeat("(", expr::kDeepestNesting) + "v" + repeat(")", expr::kDeepestNesting)), "");
 }
 
+// Past 72 bytes the expression is shown around the column, "..." where it
+// goes on, and the caret still under the column.
+TEST(ExprErrors, ALongExpressionIsShownAroundTheColumn) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "v+";
+  text += "?+v+v+v+v";
+  const std::string message = error(text);
+  ASSERT_EQ(message.rfind("column 201: ", 0), 0u) << message;
+  const std::size_t first = message.find('\n'), second = message.find('\n', first + 1);
+  const std::string shown = message.substr(first + 1, second - first - 1), caret = message.substr(second + 1);
+  EXPECT_EQ(shown.substr(0, 3), "...");
+  EXPECT_LE(shown.size(), 3u + 72 + 3);
+  ASSERT_EQ(caret.size(), caret.find('^') + 1);
+  EXPECT_EQ(shown[caret.size() - 1], '?') << shown << "\n" << caret;
+  EXPECT_EQ(shown, "..." + text.substr(text.size() - 72)) << "near the end, the window ends with the text";
+}
+
 TEST(ExprErrors, OverlongTextIsRefusedAndShownCut) {
   std::string deep(100000, '(');
   const std::string message = error(deep);
   const std::string head = "column 4097: longer than 4096 bytes\n";
   ASSERT_EQ(message.substr(0, head.size()), head);
-  EXPECT_EQ(message.substr(head.size()), std::string(4096, '(') + "...\n" + std::string(4096, ' ') + "^");
+  EXPECT_EQ(message.substr(head.size()), "..." + std::string(69, '(') + "...\n" + std::string(72, ' ') + "^");
   // 4096 bytes is allowed: v+v+...+v.
   std::string longest = "v";
   while (longest.size() + 2 <= expr::kLongestText) longest += "+v";

@@ -1,5 +1,7 @@
 #include "expr/syntax_error.hpp"
 
+#include <algorithm>
+
 namespace gpuimg::expr {
 namespace {
 
@@ -12,9 +14,19 @@ std::string shown(std::string_view text) {
   return line;
 }
 
+// At most this many bytes of the expression are shown, around the column,
+// with "..." where it goes on: a caret under column 2000 of a line that
+// wraps in the terminal points at nothing.
+constexpr std::size_t kWindow = 72;
+
 std::string three_lines(std::string_view text, int column, const std::string& message) {
-  return "column " + std::to_string(column) + ": " + message + "\n" + shown(text) + "\n" +
-         std::string(column - 1, ' ') + "^";
+  const std::size_t at = static_cast<std::size_t>(column - 1);
+  std::size_t from = 0;
+  if (text.size() > kWindow) from = std::min(at > kWindow / 2 ? at - kWindow / 2 : 0, text.size() - kWindow);
+  const std::size_t to = std::min(text.size(), from + kWindow);
+  const std::string before = from > 0 ? "..." : "", after = to < text.size() ? "..." : "";
+  return "column " + std::to_string(column) + ": " + message + "\n" + before + shown(text.substr(from, to - from)) +
+         after + "\n" + std::string(before.size() + at - from, ' ') + "^";
 }
 
 }  // namespace

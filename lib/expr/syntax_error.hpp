@@ -1,7 +1,8 @@
 #pragma once
 // A --map expression the compiler refuses. what() is three lines: "column
 // N: what was wrong", the expression as given (bytes outside printable
-// ASCII shown as '?'), and a caret under column N.
+// ASCII shown as '?'; past 72 bytes, the 72 around column N, "..." marking
+// what is left out), and a caret under column N.
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -23,7 +23,18 @@ void check_error(const expr::SyntaxError& e, std::string_view text) {
   require(what.compare(0, 7, "column ") == 0, "an error names its column");
   require(e.column() >= 1 && std::size_t(e.column()) <= std::min(text.size(), expr::kLongestText) + 1,
           "the column lies in the text or just past it");
-  require(what.substr(last + 1) == std::string(e.column() - 1, ' ') + "^", "the caret sits under the column");
+  // The caret sits under the column: at the byte the column names, or just
+  // past the text (or the window of it shown, "..." around it).
+  const std::string shown = what.substr(first + 1, last - first - 1), caret = what.substr(last + 1);
+  const std::size_t at = caret.size() - 1;
+  require(caret.find_first_not_of(' ') == at && caret[at] == '^', "the caret line is blanks and a caret");
+  require(shown.size() <= 3 + 72 + 3, "at most 72 bytes of the text are shown");
+  const std::size_t column = std::size_t(e.column()) - 1;
+  if (column < std::min(text.size(), expr::kLongestText)) {
+    const unsigned char byte = static_cast<unsigned char>(text[column]);
+    require(at < shown.size() && shown[at] == (byte < 0x20 || byte > 0x7e ? '?' : char(byte)),
+            "the caret sits under the column's byte");
+  }
 }
 
 void check_program(const expr::Program& p) {
