@@ -197,14 +197,7 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         v.expression = keep_expression(text);
         return v;
       } catch (const expr::SyntaxError& e) {
-        // Its first line says what is wrong; the others show where.
-        const std::string all = e.what();
-        std::vector<std::string> lines;
-        for (std::size_t from = 0, nl = 0; nl != std::string::npos; from = nl + 1)
-          lines.push_back(all.substr(from, (nl = all.find('\n', from)) - from));
-        const std::string first = lines.front();
-        lines.erase(lines.begin());
-        throw UsageError(what + ": " + first, lines);
+        throw UsageError(what + ": " + e.problem(), {e.shown(), e.caret()});
       }
   }
   throw UsageError(what + " must be " + param_form(spec) + ", got '" + text + "'");
