@@ -4,13 +4,15 @@
 // expression and image layout.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
-#include <set>
 #include <string>
+#include <tuple>
 
 #include <cuda_runtime.h>
 
 #include "cuda_launch.hpp"
+#include "cuda_resources.hpp"
 #include "expr/cuda_source.hpp"
 #include "expr/kept_expressions.hpp"
 #include "expr/kernel_notes.hpp"
@@ -20,16 +22,26 @@
 namespace gpuimg {
 namespace {
 
-// runtime_kernel keeps each kernel for the process, per architecture, and
-// compiles each once however many lanes ask at once; -v names it once.
+// Each expression's kernel for each layout and GPU, found without making
+// its source again at every launch; made outside the lock, as
+// runtime_kernel compiles each once however many lanes ask at once. -v
+// names each the first time.
 const void* map_kernel(const Map::Params& p, const Shape& in) {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "asking which GPU is current");
+  using Key = std::tuple<std::int32_t, std::int32_t, std::int32_t, int>;
+  const Key key{p.expression.handle, in.channels, in.bytes, device};
+  static std::mutex mutex;
+  static std::map<Key, const void*> made;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto found = made.find(key); found != made.end()) return found->second;
+  }
   const KeptExpression& e = kept_expression(p.expression);
   const RuntimeKernel k = runtime_kernel(expr::map_kernel_source(e.programs, in), expr::map_kernel_headers(),
                                          expr::kMapKernel);
-  static std::mutex mutex;
-  static std::set<std::string> noted;
   const std::lock_guard<std::mutex> lock(mutex);
-  if (noted.insert(k.hash).second) {
+  if (made.emplace(key, k.function).second) {
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f ms", k.milliseconds);
     note_runtime_kernel("--map " + e.text + ": kernel " + k.hash + (k.cached ? ", from the cache in " : ", compiled in ") +
