@@ -74,10 +74,11 @@ int execute(const Command& cmd, std::string& device) {
   auto select_beside_decoding = [&] {
     selection = std::async(std::launch::async, [&] {
       // NVRTC opens beside CUDA's start-up, on a thread joined here.
-      auto compiler = std::async(std::launch::async, [&] { return open_runtime_compiler(cmd.pipeline); });
+      std::future<std::string> compiler;
+      if (builds_kernels(cmd.pipeline)) compiler = std::async(std::launch::async, open_runtime_compiler);
       BackendSelection s = select_backend(cmd.device);
       device_ms = ms_since(start);
-      const std::string missing = compiler.get();
+      const std::string missing = compiler.valid() ? compiler.get() : "";
       // --device cuda reports a missing NVRTC from the stage that needs it
       // (exit 3); auto takes the CPU, which gives the same bytes.
       if (s.backend == Backend::cuda && !missing.empty() && cmd.device == DeviceChoice::automatic)

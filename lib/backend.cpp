@@ -31,6 +31,16 @@ std::vector<int> resolve_devices(const DeviceSet& set) {
   return devices;
 }
 
+bool builds_kernels(const Pipeline& pipeline) {
+  bool builds = false;
+  for (const OpRecord& rec : pipeline)
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if constexpr (HasPrepareCuda<Op>::value) builds = builds || Op::builds_kernel(rec.get<Op>());
+    });
+  return builds;
+}
+
 void run_pipeline(Backend backend, Image& img, const Pipeline& pipeline, RunTimes* times) {
   if (backend == Backend::cuda)
     run_cuda(img, pipeline, times);

@@ -21,13 +21,15 @@ struct BackendSelection {
 // takes a while, so the CLI runs this beside decoding.
 BackendSelection select_backend(DeviceChoice choice);
 
-// Opens the run-time compiler (NVRTC, some 10 ms) where a stage of
-// `pipeline` builds a kernel at run time on the GPU (builds_kernel,
-// op_spec.hpp: --map): the CLI calls it beside CUDA's start-up, so that a
-// cached kernel adds almost nothing to a run. Returns
-// why it could not be opened (--device auto then runs on the CPU), or
-// nothing; nothing in a build without CUDA.
-std::string open_runtime_compiler(const Pipeline& pipeline);
+// Whether a stage of `pipeline` builds a kernel at run time on the GPU
+// (builds_kernel, op_spec.hpp: --map).
+bool builds_kernels(const Pipeline& pipeline);
+
+// Opens the run-time compiler (NVRTC, some 10 ms) that such a pipeline
+// needs: the CLI calls it beside CUDA's start-up, so that a cached kernel
+// adds almost nothing to a run. Returns why it could not be opened (--device
+// auto then runs on the CPU), or nothing; nothing in a build without CUDA.
+std::string open_runtime_compiler();
 
 // --devices: every GPU, or those listed by number.
 struct DeviceSet {

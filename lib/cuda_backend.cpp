@@ -56,15 +56,9 @@ void run_cuda(Image& img, const Pipeline& pipeline, RunTimes* times) {
   CudaLane(device, pipeline, false).run(img, times);
 }
 
-std::string open_runtime_compiler(const Pipeline& pipeline) {
-  bool needed = false;
-  for (const OpRecord& rec : pipeline)
-    visit_op(rec.id, [&](auto tag) {
-      using Op = typename decltype(tag)::type;
-      if constexpr (HasPrepareCuda<Op>::value) needed = needed || Op::builds_kernel(rec.get<Op>());
-    });
+std::string open_runtime_compiler() {
   try {
-    if (needed) nvrtc("--map");
+    nvrtc("--map");
   } catch (const DeviceError& e) {
     return e.what();
   }

@@ -23,7 +23,7 @@ bool cuda_usable(std::string* detail) {
 
 void run_cuda(Image&, const Pipeline&, RunTimes*) { throw DeviceError(kNoCuda); }
 
-std::string open_runtime_compiler(const Pipeline&) { return ""; }
+std::string open_runtime_compiler() { return ""; }
 
 struct CudaLane::State {};
 CudaLane::CudaLane(int device, const Pipeline&, bool) : device_(device) { throw DeviceError(kNoCuda); }
