@@ -3,35 +3,17 @@
 #include <string>
 
 #include "cpu_table.hpp"
-#include "expr_math.hpp"
-#include "expr/kept_expressions.hpp"
-#include "registry.hpp"
 #include "expr/evaluate.hpp"
+#include "expr/kept_expressions.hpp"
 #include "expr/row_eval.hpp"
+#include "expr_math.hpp"
+#include "registry.hpp"
 #include "table_pass.hpp"
 
 namespace gpuimg {
 namespace {
 
 const std::vector<expr::Program>& programs(const Map::Params& p) { return kept_expression(p.expression).programs; }
-
-}  // namespace
-
-const char* Map::check(const Params& p) {
-  const std::size_t given = programs(p).size();
-  return given == 1 || given == 3 ? nullptr : "EXPR must give one expression, or three between ';' (one a colour channel)";
-}
-
-Shape Map::plan(Params& p, const Shape& in) {
-  const std::size_t given = programs(p).size();
-  const int colours = colour_channels(in);
-  if (given > 1 && given != static_cast<std::size_t>(colours))
-    throw PlanError("EXPR gives " + std::to_string(given) + " expressions, one a channel, but the image has " +
-                    std::to_string(colours) + " colour channel" + (colours == 1 ? "" : "s"));
-  return in;
-}
-
-namespace {
 
 // Nanoseconds a sample for each instruction on one thread, measured on the
 // 2-core development machine: a few for arithmetic, far more for our own
@@ -51,6 +33,20 @@ double instruction_ns(expr::Code code) {
 }
 
 }  // namespace
+
+const char* Map::check(const Params& p) {
+  const std::size_t given = programs(p).size();
+  return given == 1 || given == 3 ? nullptr : "EXPR must give one expression, or three between ';' (one a colour channel)";
+}
+
+Shape Map::plan(Params& p, const Shape& in) {
+  const std::size_t given = programs(p).size();
+  const int colours = colour_channels(in);
+  if (given > 1 && given != static_cast<std::size_t>(colours))
+    throw PlanError("EXPR gives " + std::to_string(given) + " expressions, one a channel, but the image has " +
+                    std::to_string(colours) + " colour channel" + (colours == 1 ? "" : "s"));
+  return in;
+}
 
 // A table costs a lookup; a program its instructions, and a sample's load
 // and store.

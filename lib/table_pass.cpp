@@ -11,7 +11,6 @@ namespace {
 
 std::int32_t max_sample(const Shape& s) { return s.bytes == 1 ? 255 : 65535; }
 
-
 // Maps every entry of `table` through stage `rec`, for colour channel
 // `channel`, whose values before the pass spanned `range`.
 void apply_stage(const OpRecord& rec, std::vector<std::int32_t>& table, ChannelRange range, std::int32_t max,
@@ -85,12 +84,12 @@ bool pass_reads_range(const Pipeline& planned, std::size_t first) { return any_i
 
 bool pass_per_channel(const Pipeline& planned, std::size_t first) {
   return any_in_run(planned, first, [](const OpRecord& rec) {
-    bool per_channel = reads_range(rec);
+    bool own = false;
     visit_op(rec.id, [&](auto tag) {
       using Op = typename decltype(tag)::type;
-      per_channel = per_channel || table_per_channel<Op>(rec.get<Op>());
+      own = table_per_channel<Op>(rec.get<Op>());
     });
-    return per_channel;
+    return own || reads_range(rec);
   });
 }
 

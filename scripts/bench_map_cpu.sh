@@ -12,15 +12,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 build=${2:-build}
 source scripts/bench/e2e_rows.sh
-gpuimg=$build/gpuimg
-maker=$build/test/gpuimg_bench_images
-for tool in "$gpuimg" "$maker" /usr/bin/convert; do
-  [ -x "$tool" ] || { echo "bench_map_cpu: $tool missing" >&2; exit 2; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$maker" "$tmp" photo 1 960 540 jpg 90 >/dev/null
-in=$(ls "$tmp"/photo*.jpg)
+[ -x /usr/bin/convert ] || { echo "bench_map_cpu: ImageMagick's /usr/bin/convert missing" >&2; exit 2; }
+photo_input "bench_map_cpu" 960 540
 out=$tmp/out.png
 
 # job TITLE GPUIMG-EXPR FX-EXPR: one table.

@@ -3,9 +3,10 @@
 # shell, one row each, printed as a markdown table against the first row.
 # Needs $runs and $build.
 
-# photo_input SCRIPT: checks that $build has gpuimg and the image maker,
-# then draws the 24-megapixel JPEG (6000x4000, quality 90) into a folder
-# removed at exit; sets $gpuimg, $tmp and $in.
+# photo_input SCRIPT [W H]: checks that $build has gpuimg and the image
+# maker, then draws a photo-like JPEG (quality 90; by default the
+# 24-megapixel 6000x4000) into a folder removed at exit; sets $gpuimg, $tmp
+# and $in.
 photo_input() {
   gpuimg=$build/gpuimg
   local maker=$build/test/gpuimg_bench_images tool
@@ -14,7 +15,7 @@ photo_input() {
   done
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  "$maker" "$tmp" photo 1 6000 4000 jpg 90 >/dev/null
+  "$maker" "$tmp" photo 1 "${2:-6000}" "${3:-4000}" jpg 90 >/dev/null
   in=$(ls "$tmp"/photo*.jpg)
 }
 
