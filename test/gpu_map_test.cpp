@@ -45,6 +45,11 @@ const std::vector<std::string>& every_function() {
       "1/(v-0.5)",
       "-v^2+c/4+1",
       "x/w;y/h;v",
+      // Values of the row alone, of the column alone, and the result one of them.
+      "y/h",
+      "x/w",
+      "sin(y*0.37)*cos(x*0.11)*0.5+v*0.5",
+      "(y/h>0.5 ? r : g)*exp(-x/w)",
   };
   return texts;
 }
@@ -65,6 +70,17 @@ TEST(GpuMap, EveryFunctionGivesTheCpuBytes) {
           run_cuda(gpu, p);
           EXPECT_TRUE(same_samples(cpu, gpu));
         }
+}
+
+// A grid holds 65535 groups of rows: a taller image takes its threads down
+// several groups, each with the row values of its own rows.
+TEST(GpuMap, ImagesTallerThanTheGridGiveTheCpuBytes) {
+  GPUIMG_REQUIRE_GPU();
+  const Pipeline p = {parse_stage("map", {"v*0.5+sin(y*0.001)*0.25+x/w*0.25"})};
+  Image cpu = random_image(3, 1100000, 1, Depth::U8, 7), gpu = cpu;
+  run_cpu(cpu, p);
+  run_cuda(gpu, p);
+  EXPECT_TRUE(same_samples(cpu, gpu));
 }
 
 // The tables beside an expression run in its kernel at 8 bits.
