@@ -117,59 +117,23 @@ Values single_assignments(const Program& p, int index, int& shared_used) {
   return v;
 }
 
-}  // namespace
-
-std::string map_kernel_source(const std::vector<Program>& programs, const Shape& shape) {
-  const int channels = shape.channels;
-  const bool alpha = channels == 2 || channels == 4;
-  const int colours = alpha ? channels - 1 : channels;
-  if (programs.empty() || (programs.size() > 1 && programs.size() != static_cast<std::size_t>(colours)))
-    throw std::logic_error("map_kernel_source: programs do not match the colour channels");
-  const bool bytes8 = shape.bytes == 1;
-  const std::string type = bytes8 ? "unsigned char" : "unsigned short";
-  const std::string max = bytes8 ? "255" : "65535";
-  const std::string ch = std::to_string(channels);
-
-  int shared_used = 0;
+// The layout the kernel is made for, and the programs as values.
+struct Kernel {
+  int channels, colours;
+  bool alpha, bytes8;
+  std::string type, max, ch, rows;
   std::vector<Values> values;
+  int shared_used = 0;
   std::uint32_t reads = 0;
-  for (std::size_t i = 0; i < programs.size(); ++i) {
-    values.push_back(single_assignments(programs[i], static_cast<int>(i), shared_used));
-    reads |= programs[i].reads;
-  }
-  const auto reads_name = [&](Name n) { return (reads >> static_cast<int>(n)) & 1u; };
 
-  std::string s = "#include \"expr_math.hpp\"\nusing namespace gpuimg;\n";
-  // A fused pass's table, in TableData's layout (kernels/tables.hpp).
-  s += "__device__ __forceinline__ int look(const int* t, int v) { return t[0] == 2 ? " + max +
-       " - v : t[1 + v]; }\n";
-  // A sample as a value: sample / M, looked up at 8 bits (the same
-  // division, done once a block rather than once a sample).
-  s += bytes8 ? "__device__ __forceinline__ double unit_of(const double* unit, int s) { return unit[s]; }\n"
-              : "__device__ __forceinline__ double unit_of(const double*, int s) { return s / 65535.0; }\n";
+  bool reads_name(Name n) const { return (reads >> static_cast<int>(n)) & 1u; }
+  const Values& of_channel(int c) const { return values[values.size() > 1 ? c : 0]; }
 
-  // A thread a column, down groups of kMapRows rows gridDim.y groups apart.
-  const std::string rows = std::to_string(kMapRows);
-  s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + type + "* __restrict__ src, " + type +
-       "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
-  if (bytes8) {
-    s += "  __shared__ double unit[256];\n";
-    s += "  for (int i = threadIdx.x; i < 256; i += blockDim.x) unit[i] = i / 255.0;\n";
-  } else {
-    s += "  const double* unit = 0;\n";
-  }
-  if (shared_used > 0) s += "  __shared__ double rows[" + rows + "][" + std::to_string(shared_used) + "];\n";
-  s += "  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n";
-  s += "  const double n_w = width, n_h = height, n_x = x;\n  (void)n_w; (void)n_h; (void)n_x;\n";
-  for (const Values& v : values) s += v.statements(column, "  ");
-  s += "  const int groups = (height + " + rows + " - 1) / " + rows + ";\n";
-  s += "  for (int group = blockIdx.y; group < groups; group += gridDim.y) {\n";
-  s += "    const int y0 = group * " + rows + ";\n";
-  // Before the first group: the unit table; before each later one: every
-  // thread is done reading the last group's rows.
-  s += "    __syncthreads();\n";
-  if (shared_used > 0) {
-    s += "    if (threadIdx.x < " + rows + " && y0 + (int)threadIdx.x < height) {\n";
+  // Each program's row values for the rows of a group, computed by the
+  // block's first kMapRows threads into shared memory.
+  std::string row_values() const {
+    if (shared_used == 0) return "";
+    std::string s = "    if (threadIdx.x < " + rows + " && y0 + (int)threadIdx.x < height) {\n";
     s += "      const double n_y = y0 + (int)threadIdx.x;\n";
     for (const Values& v : values) {
       s += v.statements(row, "      ");
@@ -178,72 +142,137 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
           s += "      rows[threadIdx.x][" + std::to_string(v.shared_slot[i]) + "] = " + v.name(static_cast<int>(i)) +
                ";\n";
     }
-    s += "    }\n    __syncthreads();\n";
+    return s + "    }\n    __syncthreads();\n";
   }
+
+  // Row k's samples into in[]. A gray image's thread loads the next rows'
+  // samples before this row's are used, keeping several loads in flight:
+  // the ten operations at gray 16-bit took 0.121 ms so against 0.145
+  // loading each row as it came. RGB 8-bit went the other way, 0.186 ms
+  // against 0.140 (H100), probably for the queue's registers.
+  // before_rows: ahead of the loop over the group's rows; in_row: in it.
+  void loads(std::string& before_rows, std::string& in_row) const {
+    const int ahead = colours == 1 ? 8 : 0;
+    if (ahead == 0) {
+      for (int c = 0; c < channels; ++c) in_row += "      in[" + std::to_string(c) + "] = src[at + " + std::to_string(c) + "];\n";
+      return;
+    }
+    const auto sample_at = [&](const std::string& row, int c) {
+      return "src[((long long)(y0 + " + row + ") * width + x) * " + ch + " + " + std::to_string(c) + "]";
+    };
+    const std::string q_rows = std::to_string(ahead);
+    before_rows += "    int q[" + q_rows + "][" + ch + "];\n";
+    before_rows += "#pragma unroll\n    for (int d = 0; d < " + q_rows + "; ++d)\n      if (d < end) {\n";
+    for (int c = 0; c < channels; ++c)
+      before_rows += "        q[d][" + std::to_string(c) + "] = " + sample_at("d", c) + ";\n";
+    before_rows += "      }\n";
+    in_row += "#pragma unroll\n      for (int c = 0; c < " + ch + "; ++c) in[c] = q[0][c];\n";
+    in_row += "#pragma unroll\n      for (int d = 0; d + 1 < " + q_rows + "; ++d)\n";
+    in_row += "#pragma unroll\n        for (int c = 0; c < " + ch + "; ++c) q[d][c] = q[d + 1][c];\n";
+    in_row += "      if (k + " + q_rows + " < end) {\n";
+    for (int c = 0; c < channels; ++c)
+      in_row += "        q[" + std::to_string(ahead - 1) + "][" + std::to_string(c) + "] = " +
+                sample_at("k + " + q_rows, c) + ";\n";
+    in_row += "      }\n";
+  }
+
+  // One pixel of row k: its samples (through the load table), its row and
+  // pixel values, then each colour channel's sample values and store.
+  std::string pixel_body() const {
+    std::string s;
+    for (const Values& v : values)
+      for (std::size_t i = 0; i < v.code.size(); ++i)
+        if (v.shared_slot[i] >= 0)
+          s += "      const double " + v.name(static_cast<int>(i)) + " = rows[k][" + std::to_string(v.shared_slot[i]) +
+               "];\n";
+    for (int c = 0; c < colours; ++c) {
+      const std::string k = std::to_string(c);
+      s += "      if (load) in[" + k + "] = look(load, in[" + k + "]);\n";
+    }
+    // A gray pixel's r, g and b are its one colour; a is 1 without alpha.
+    const auto value = [&](int c) { return "unit_of(unit, in[" + std::to_string(colours == 1 ? 0 : c) + "])"; };
+    const Name colour_name[3] = {Name::r, Name::g, Name::b};
+    for (int c = 0; c < 3; ++c)
+      if (reads_name(colour_name[c]))
+        s += "      const double " + std::string(kNameText[int(colour_name[c])]) + " = " + value(c) + ";\n";
+    if (reads_name(Name::a))
+      s += "      const double n_a = " +
+           (alpha ? "unit_of(unit, in[" + std::to_string(channels - 1) + "])" : std::string("1.0")) + ";\n";
+    for (const Values& v : values) s += v.statements(pixel, "      ");
+    for (int c = 0; c < colours; ++c) {
+      const Values& v = of_channel(c);
+      const std::string k = std::to_string(c);
+      s += "      {\n";
+      if (reads_name(Name::v)) s += "        const double n_v = " + value(c) + ";\n";
+      if (reads_name(Name::c)) s += "        const double n_c = " + k + ".0;\n";
+      s += v.statements(sample, "        ");
+      s += "        int out = xm::store(" + v.name(v.result) + ", " + max + ".0);\n";
+      s += "        if (store) out = look(store, out);\n";
+      s += "        dst[at + " + k + "] = (" + type + ")out;\n      }\n";
+    }
+    if (alpha) s += "      dst[at + " + std::to_string(channels - 1) + "] = in[" + std::to_string(channels - 1) + "];\n";
+    return s;
+  }
+};
+
+}  // namespace
+
+std::string map_kernel_source(const std::vector<Program>& programs, const Shape& shape) {
+  Kernel kn;
+  kn.channels = shape.channels;
+  kn.alpha = kn.channels == 2 || kn.channels == 4;
+  kn.colours = kn.alpha ? kn.channels - 1 : kn.channels;
+  if (programs.empty() || (programs.size() > 1 && programs.size() != static_cast<std::size_t>(kn.colours)))
+    throw std::logic_error("map_kernel_source: programs do not match the colour channels");
+  kn.bytes8 = shape.bytes == 1;
+  kn.type = kn.bytes8 ? "unsigned char" : "unsigned short";
+  kn.max = kn.bytes8 ? "255" : "65535";
+  kn.ch = std::to_string(kn.channels);
+  kn.rows = std::to_string(kMapRows);
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    kn.values.push_back(single_assignments(programs[i], static_cast<int>(i), kn.shared_used));
+    kn.reads |= programs[i].reads;
+  }
+  const std::string& rows = kn.rows;
+
+  std::string s = "#include \"expr_math.hpp\"\nusing namespace gpuimg;\n";
+  // A fused pass's table, in TableData's layout (kernels/tables.hpp).
+  s += "__device__ __forceinline__ int look(const int* t, int v) { return t[0] == 2 ? " + kn.max +
+       " - v : t[1 + v]; }\n";
+  // A sample as a value: sample / M, looked up at 8 bits (the same
+  // division, done once a block rather than once a sample).
+  s += kn.bytes8 ? "__device__ __forceinline__ double unit_of(const double* unit, int s) { return unit[s]; }\n"
+                 : "__device__ __forceinline__ double unit_of(const double*, int s) { return s / 65535.0; }\n";
+
+  // A thread a column, down groups of kMapRows rows gridDim.y groups apart.
+  s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + kn.type + "* __restrict__ src, " +
+       kn.type + "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
+  if (kn.bytes8) {
+    s += "  __shared__ double unit[256];\n";
+    s += "  for (int i = threadIdx.x; i < 256; i += blockDim.x) unit[i] = i / 255.0;\n";
+  } else {
+    s += "  const double* unit = 0;\n";
+  }
+  if (kn.shared_used > 0) s += "  __shared__ double rows[" + rows + "][" + std::to_string(kn.shared_used) + "];\n";
+  s += "  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  s += "  const double n_w = width, n_h = height, n_x = x;\n  (void)n_w; (void)n_h; (void)n_x;\n";
+  for (const Values& v : kn.values) s += v.statements(column, "  ");
+  s += "  const int groups = (height + " + rows + " - 1) / " + rows + ";\n";
+  s += "  for (int group = blockIdx.y; group < groups; group += gridDim.y) {\n";
+  s += "    const int y0 = group * " + rows + ";\n";
+  // Before the first group: the unit table; before each later one: every
+  // thread is done reading the last group's rows.
+  s += "    __syncthreads();\n";
+  s += kn.row_values();
   s += "    if (x >= width) continue;\n";
   s += "    const int end = height - y0 < " + rows + " ? height - y0 : " + rows + ";\n";
-  const auto sample_at = [&](const std::string& row, int c) {
-    return "src[((long long)(y0 + " + row + ") * width + x) * " + ch + " + " + std::to_string(c) + "]";
-  };
-  // A gray image's thread loads the next rows' samples before this row's
-  // are used, keeping several loads in flight: the ten operations at gray
-  // 16-bit took 0.121 ms so against 0.145 loading each row as it came.
-  // RGB 8-bit went the other way, 0.186 ms against 0.140 (H100), probably
-  // for the queue's registers.
-  const int ahead = colours == 1 ? 8 : 0;
-  const std::string q_rows = std::to_string(ahead);
-  if (ahead > 0) {
-    s += "    int q[" + q_rows + "][" + ch + "];\n";
-    s += "#pragma unroll\n    for (int d = 0; d < " + q_rows + "; ++d)\n      if (d < end) {\n";
-    for (int c = 0; c < channels; ++c) s += "        q[d][" + std::to_string(c) + "] = " + sample_at("d", c) + ";\n";
-    s += "      }\n";
-  }
+  std::string in_row;
+  kn.loads(s, in_row);
   s += "    for (int k = 0; k < end; ++k) {\n";
   s += "      const double n_y = y0 + k;\n      (void)n_y;\n";
-  s += "      const long long at = ((long long)(y0 + k) * width + x) * " + ch + ";\n";
-  s += "      int in[" + ch + "];\n";
-  if (ahead > 0) {
-    s += "#pragma unroll\n      for (int c = 0; c < " + ch + "; ++c) in[c] = q[0][c];\n";
-    s += "#pragma unroll\n      for (int d = 0; d + 1 < " + q_rows + "; ++d)\n";
-    s += "#pragma unroll\n        for (int c = 0; c < " + ch + "; ++c) q[d][c] = q[d + 1][c];\n";
-    s += "      if (k + " + q_rows + " < end) {\n";
-    for (int c = 0; c < channels; ++c)
-      s += "        q[" + std::to_string(ahead - 1) + "][" + std::to_string(c) + "] = " + sample_at("k + " + q_rows, c) +
-           ";\n";
-    s += "      }\n";
-  } else {
-    for (int c = 0; c < channels; ++c) s += "      in[" + std::to_string(c) + "] = src[at + " + std::to_string(c) + "];\n";
-  }
-  for (const Values& v : values)
-    for (std::size_t i = 0; i < v.code.size(); ++i)
-      if (v.shared_slot[i] >= 0)
-        s += "      const double " + v.name(static_cast<int>(i)) + " = rows[k][" + std::to_string(v.shared_slot[i]) +
-             "];\n";
-  for (int c = 0; c < colours; ++c) {
-    const std::string k = std::to_string(c);
-    s += "      if (load) in[" + k + "] = look(load, in[" + k + "]);\n";
-  }
-  // A gray pixel's r, g and b are its one colour; a is 1 without alpha.
-  const auto value = [&](int c) { return "unit_of(unit, in[" + std::to_string(colours == 1 ? 0 : c) + "])"; };
-  const Name colour_name[3] = {Name::r, Name::g, Name::b};
-  for (int c = 0; c < 3; ++c)
-    if (reads_name(colour_name[c])) s += "      const double " + std::string(kNameText[int(colour_name[c])]) + " = " + value(c) + ";\n";
-  if (reads_name(Name::a))
-    s += "      const double n_a = " +
-         (alpha ? "unit_of(unit, in[" + std::to_string(channels - 1) + "])" : std::string("1.0")) + ";\n";
-  for (const Values& v : values) s += v.statements(pixel, "      ");
-  for (int c = 0; c < colours; ++c) {
-    const Values& v = values[programs.size() > 1 ? c : 0];
-    const std::string k = std::to_string(c);
-    s += "      {\n";
-    if (reads_name(Name::v)) s += "        const double n_v = " + value(c) + ";\n";
-    if (reads_name(Name::c)) s += "        const double n_c = " + k + ".0;\n";
-    s += v.statements(sample, "        ");
-    s += "        int out = xm::store(" + v.name(v.result) + ", " + max + ".0);\n";
-    s += "        if (store) out = look(store, out);\n";
-    s += "        dst[at + " + k + "] = (" + type + ")out;\n      }\n";
-  }
-  if (alpha) s += "      dst[at + " + std::to_string(channels - 1) + "] = in[" + std::to_string(channels - 1) + "];\n";
+  s += "      const long long at = ((long long)(y0 + k) * width + x) * " + kn.ch + ";\n";
+  s += "      int in[" + kn.ch + "];\n";
+  s += in_row + kn.pixel_body();
   s += "    }\n  }\n}\n";
   return s;
 }
