@@ -5,12 +5,18 @@
 // cached kernel's load too. The cache is a fresh temporary folder, never
 // the user's. Usage: gpuimg_runtime_kernel_bench [ARCH] (default: 90, or
 // the GPU's when there is one).
+//
+// `gpuimg_runtime_kernel_bench start alone|beside`: one process's CUDA
+// start-up (select_backend), alone or with NVRTC opened on a thread beside
+// it as a --map run does (app/run.cpp); each in a fresh process, since a
+// library opens once a process, so run it in a loop.
 #include <stdlib.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include <cuda_runtime.h>
 
@@ -27,7 +33,29 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
+int start_up(const std::string& how) {
+  const auto start = std::chrono::steady_clock::now();
+  double nvrtc_ms = 0;
+  std::thread nvrtc;
+  if (how == "beside") nvrtc = std::thread([&] {
+    gpuimg::open_runtime_compiler();
+    nvrtc_ms = ms_since(start);
+  });
+  gpuimg::BackendSelection s{gpuimg::Backend::cpu, ""};
+  try {
+    s = gpuimg::select_backend(gpuimg::DeviceChoice::cuda);
+  } catch (const std::exception& e) {
+    s.detail = e.what();
+  }
+  const double cuda_ms = ms_since(start);
+  if (nvrtc.joinable()) nvrtc.join();
+  std::printf("start %s: %.1f ms (CUDA %.1f ms, NVRTC open %.1f ms) %s\n", how.c_str(), ms_since(start), cuda_ms,
+              nvrtc_ms, s.detail.c_str());
+  return s.backend == gpuimg::Backend::cuda ? 0 : 1;
+}
+
 int main(int argc, char** argv) try {
+  if (argc == 3 && std::string(argv[1]) == "start") return start_up(argv[2]);
   std::string folder = (std::filesystem::temp_directory_path() / "gpuimg-bench-XXXXXX").string();
   if (!::mkdtemp(folder.data())) return 1;
   ::setenv("XDG_CACHE_HOME", folder.c_str(), 1);
