@@ -44,6 +44,14 @@ const std::vector<std::string>& every_function() {
       "0/0 + v",
       "1/(v-0.5)",
       "-v^2+c/4+1",
+      "log2(v*3-0.5)/4+0.5",
+      "log10(hypot(x,y)*v+1e-300)/3",
+      "asin(v*2.2-1.1)/pi+0.5",
+      "acos(v*2-1)/pi",
+      "atan((v-0.5)*(x+1)*1e3)/pi+0.5",
+      "(x*7.3 % (v*5-2.5))*0.2+0.5",
+      "sign(v-0.5)*0.25+trunc(x/w*7-3.5)/14+0.5",
+      "min(r,g,b,x/w)+max(v,0/0,y/h)/2",
       "x/w;y/h;v",
   };
   return texts;
