@@ -3,10 +3,8 @@
 #include <string>
 
 #include "cpu_table.hpp"
-#include "expr/evaluate.hpp"
 #include "expr/kept_expressions.hpp"
 #include "expr/row_eval.hpp"
-#include "expr_math.hpp"
 #include "registry.hpp"
 #include "table_pass.hpp"
 
@@ -74,12 +72,10 @@ bool Map::is_table(const Params& p) {
 
 bool Map::per_channel(const Params& p) { return programs(p).size() > 1; }
 
-std::int32_t Map::map(const Params& p, std::int32_t v, const TableContext& t) {
+void Map::map_table(const Params& p, std::int32_t* entries, std::size_t n, const TableContext& t) {
   const std::vector<expr::Program>& all = programs(p);
-  double names[expr::kNames] = {};
-  names[static_cast<int>(expr::Name::v)] = double(v) / t.max;
   const expr::Program& program = all.size() > 1 ? all[static_cast<std::size_t>(t.channel)] : all[0];
-  return xm::store(expr::evaluate(program, names), t.max);
+  expr::map_values(program, entries, static_cast<int>(n), t.max);
 }
 
 void Map::run_cpu(const CpuStage& s, const Params& p) {

@@ -170,15 +170,17 @@ inline double random_constant(std::mt19937& rng) {
   return std::uniform_int_distribution<int>(0, 1000)(rng);
 }
 
-enum class Leaves { any, variables };
+enum class Leaves { any, variables, v_and_numbers };
 
 // Up to `depth` levels; leaves are numbers or names, the constants pi and e
-// among them (Leaves::any), or only the ten variables (Leaves::variables).
+// among them (Leaves::any), only the ten variables (Leaves::variables), or
+// v and numbers, a table's expression (Leaves::v_and_numbers).
 inline Node random_tree(std::mt19937& rng, int depth, Leaves leaves = Leaves::any) {
   std::uniform_int_distribution<int> pct(0, 99);
   if (depth == 0 || pct(rng) < 20) {
     if (leaves == Leaves::variables) return {Op::name, kNames[std::uniform_int_distribution<int>(0, kVariables - 1)(rng)], 0, {}};
     if (pct(rng) < 50) return {Op::number, "", random_constant(rng), {}};
+    if (leaves == Leaves::v_and_numbers) return {Op::name, "v", 0, {}};
     return {Op::name, kNames[std::uniform_int_distribution<int>(0, 11)(rng)], 0, {}};
   }
   const int kind = pct(rng);
