@@ -1,11 +1,11 @@
 #pragma once
 // exp, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, hypot and
 // pow of --map expressions, written once for the host and the device: glibc
-// and CUDA's libdevice give different bits, so neither is called. Only operations IEEE rounds
-// correctly (+ - * / sqrt) or exactly (floor, fabs, fmin, fmax, copysign,
-// frexp and ldexp of normal values) are used, never a fused
-// multiply-add, so both sides run the same instructions and agree to the
-// bit (test/gpu_expr_libm_test.cu). NaN results may differ in their payload
+// and CUDA's libdevice give different bits, so neither is called. Only
+// operations IEEE rounds correctly (+ - * / sqrt) or exactly (floor, fabs,
+// fmin, fmax, copysign, frexp and ldexp of normal values) are used, never a
+// fused multiply-add, so both sides run the same instructions and agree to
+// the bit (test/gpu_expr_libm_test.cu). NaN results may differ in their payload
 // bits between the sides; any NaN is a NaN to the expressions.
 //
 // What each guarantees. test/expr_libm_test.cpp holds every one within 2
