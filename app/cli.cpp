@@ -24,6 +24,7 @@
 #include "near_miss.hpp"
 #include "number_text.hpp"
 #include "op_options.hpp"
+#include "report_errors.hpp"
 
 namespace gpuimg {
 namespace {
@@ -500,8 +501,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (!format.empty()) cmd.write.format = parse_format(format);
     if (!flags.quiet) jpeg_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
-    print_message(e.what() + hint());
-    for (const std::string& line : e.detail()) print_message("  " + line);
+    print_error(e, hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

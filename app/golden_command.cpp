@@ -31,14 +31,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // Every case's operations, parsed before any case runs: a bad manifest
-// fails as a whole, before any golden is touched.
+// fails as a whole, before any golden is touched. An expression's caret
+// lines follow the line that names the manifest's line.
 std::vector<Pipeline> pipelines(const Manifest& m) {
   std::vector<Pipeline> out;
   for (const GoldenCase& c : m.cases) {
     try {
       out.push_back(parse_pipeline(c.args));
     } catch (const UsageError& e) {
-      throw InputError(m.path.string() + ":" + std::to_string(c.line), e.what());
+      throw InputError(m.path.string() + ":" + std::to_string(c.line), e.what(), e.detail());
     }
   }
   return out;

@@ -1,6 +1,6 @@
 #pragma once
-// The outermost frames of the commands: an Error becomes its one line, and
-// an exit code.
+// The outermost frames of the commands: an Error becomes its one line (and
+// the lines under it), and an exit code.
 #include <cstdio>
 #include <new>
 #include <string>
@@ -10,6 +10,12 @@
 
 namespace gpuimg {
 
+// The error's line, and the lines under it (Error::detail) indented.
+inline void print_error(const Error& e, const std::string& suffix = "") {
+  print_message(e.what() + suffix);
+  for (const std::string& line : e.detail()) print_message("  " + line);
+}
+
 // The image-processing commands: an Error's own exit code, running out of
 // memory exit 1. `subject` names what ran out of memory ("in.png: out of memory"); empty
 // for a whole batch.
@@ -17,7 +23,7 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
   try {
     return body();
   } catch (const Error& e) {
-    print_message(e.what());
+    print_error(e);
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
     print_message((subject.empty() ? "" : subject + ": ") + "out of memory");
@@ -33,7 +39,7 @@ template <class F> int report_errors_exiting(int code, F&& body) {
     return body();
   } catch (const Error& e) {
     std::fflush(stdout);
-    print_message(e.what());
+    print_error(e);
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
     print_message("out of memory");

@@ -1,11 +1,11 @@
 #pragma once
-// exp, log, sin, cos, tan, atan2, hypot and pow of --map expressions,
-// written once for the host and the device: glibc and CUDA's libdevice give
-// different bits, so neither is called. Only operations IEEE rounds
-// correctly (+ - * / sqrt) or exactly (floor, fabs, fmin, fmax, copysign,
-// frexp and ldexp of normal values) are used, never a fused
-// multiply-add, so both sides run the same instructions and agree to the
-// bit (test/gpu_expr_libm_test.cu). NaN results may differ in their payload
+// exp, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, hypot and
+// pow of --map expressions, written once for the host and the device: glibc
+// and CUDA's libdevice give different bits, so neither is called. Only
+// operations IEEE rounds correctly (+ - * / sqrt) or exactly (floor, fabs,
+// fmin, fmax, copysign, frexp and ldexp of normal values) are used, never a
+// fused multiply-add, so both sides run the same instructions and agree to
+// the bit (test/gpu_expr_libm_test.cu). NaN results may differ in their payload
 // bits between the sides; any NaN is a NaN to the expressions.
 //
 // What each guarantees. test/expr_libm_test.cpp holds every one within 2
@@ -16,6 +16,10 @@
 //              ln(DBL_MAX) = 709.78, 0 below -745.13.
 //   log(x)     under 1 ulp (0.79) for every positive double, subnormals
 //              included; log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf.
+//   log2, log10(x)  under 1 ulp (0.50, 0.50): e + log m / ln 2 and
+//              log x / ln 10 as pairs, rounded once; a power of 2 or 10
+//              gives its exponent exactly (log2(8) = 3, log10(1000) = 3,
+//              log10(1e-5) = -5); log's values at 0, inf, NaN and x < 0.
 //   sin, cos, tan(x)  under 1 ulp (0.75, 0.75, 0.92) for |x| < 2^29 (5.4e8):
 //              x - k pi/2 is reduced exactly (Cody-Waite, pi/2 in four
 //              24-bit pieces and a fifth double, 149 bits). From 2^29 on
@@ -26,6 +30,10 @@
 //   atan2(y, x) under 1 ulp (0.69), C99 Annex F's values at zeros and
 //              infinities: atan2(+-0, -0) = +-pi, atan2(+-0, +0) = +-0,
 //              atan2(+-inf, -inf) = +-3pi/4, atan2(+-y, -inf) = +-pi, ...
+//   atan(x)    atan2(x, 1) (0.63); atan(+-inf) = +-pi/2.
+//   asin, acos(x)  under 1 ulp (0.75, 0.73): atan2(x, sqrt(1 - x^2)) and
+//              atan2(sqrt(1 - x^2), x), the root as a pair; NaN outside
+//              [-1, 1]; asin keeps -0, acos(1) = +0.
 //   hypot(x, y) under 1 ulp (0.72, a subnormal result), with no
 //              overflow or underflow on the way; hypot(+-inf, NaN) = +inf.
 //   pow(x, y)  under 1 ulp (0.75), through exp(y log x) with log x as a
@@ -175,13 +183,13 @@ GPUIMG_XM double exp_pair(double hi, double lo) {
   return scale2(one_s.hi + (one_s.lo + (s.lo + r.lo * (1.0 + s.hi))), static_cast<int>(k));
 }
 
-// log x as a pair, to about 2^-64 relative, for positive finite x.
-GPUIMG_XM Pair log_pair(double x) {
-  int e = 0;
-  double m = frexp_exact(x, &e);
+// log m as a pair, to about 2^-64 relative, for positive finite x =
+// m 2^e with m in [sqrt(1/2), sqrt(2)).
+GPUIMG_XM Pair log_mantissa(double x, int* e) {
+  double m = frexp_exact(x, e);
   if (m < 0.70710678118654757) {
     m *= 2.0;
-    --e;
+    --*e;
   }
   // log m = log(1 + f) = 2 atanh s = 2s + s^3 (2/3 + z Q(z)), z = s^2.
   const double f = m - 1.0;  // exact (Sterbenz)
@@ -189,9 +197,25 @@ GPUIMG_XM Pair log_pair(double x) {
   const Pair s = div({f, 0.0}, {d, f - (d - 2.0)});
   const Pair z = mul(s, s);
   const Pair p = fast_two_sum(0.6666666666666666, z.hi * log_poly(z.hi) + 3.700743415417188e-17);
-  const Pair log_m = add({2.0 * s.hi, 2.0 * s.lo}, mul(mul(s, z), p));
+  return add({2.0 * s.hi, 2.0 * s.lo}, mul(mul(s, z), p));
+}
+
+// log x as a pair, to about 2^-64 relative, for positive finite x.
+GPUIMG_XM Pair log_pair(double x) {
+  int e = 0;
+  const Pair log_m = log_mantissa(x, &e);
   const double k = e;
   return add({k * ln2_hi, k * ln2_lo}, log_m);
+}
+
+// The cases every log shares: NaN, inf, 0 and negative x. True when
+// *out holds the answer.
+GPUIMG_XM bool log_special(double x, double* out) {
+  if (x != x || x == infinity()) *out = x;
+  else if (x < 0) *out = (x - x) / (x - x);  // NaN
+  else if (x == 0) *out = -infinity();
+  else return false;
+  return true;
 }
 
 // x - k pi/2 as a pair, with k's quadrant (k mod 4).
@@ -240,19 +264,10 @@ GPUIMG_XM double sin_shifted(double x, int shift) {
   return (q & 2) ? -v : v;
 }
 
-// atan2(y, x) for finite, nonzero x and y, before y's sign.
-GPUIMG_XM double atan2_finite(double ay, double ax, bool negative_x) {
-  const bool steep = ay > ax;
-  const double a = steep ? ax : ay, b = steep ? ay : ax;
-  // t = a / b <= 1 as a pair; b scaled to [0.5, 1) keeps Dekker's split
-  // from overflowing.
-  const double t = a / b;
-  double t_lo = 0.0;
-  if (t > 0x1p-900) {
-    int e = 0;
-    const double bs = frexp_exact(b, &e);
-    t_lo = div({::ldexp(a, -e), 0.0}, {bs, 0.0}).lo;
-  }
+// The angle of a ratio t + t_lo in [0, 1] (the smaller side over the
+// larger, as a pair): atan t, pi/2 - atan t when steep (y the larger), and
+// pi minus that when x < 0.
+GPUIMG_XM double atan_ratio(double t, double t_lo, bool steep, bool negative_x) {
   // atan t = atan c + atan u, u = (t - c) / (1 + t c), |u| <= 7/16.
   Pair num{t, t_lo}, den{1.0, 0.0}, c{0.0, 0.0};
   if (t > 0.6875) {
@@ -282,14 +297,57 @@ GPUIMG_XM double atan2_finite(double ay, double ax, bool negative_x) {
   return m.hi + (m.lo + (k.lo + (offset.lo + sign * c.lo)) + sign * tail);
 }
 
+// atan2(y, x) for finite, nonzero x and y, before y's sign.
+GPUIMG_XM double atan2_finite(double ay, double ax, bool negative_x) {
+  const bool steep = ay > ax;
+  const double a = steep ? ax : ay, b = steep ? ay : ax;
+  // t = a / b <= 1 as a pair; b scaled to [0.5, 1) keeps Dekker's split
+  // from overflowing.
+  const double t = a / b;
+  double t_lo = 0.0;
+  if (t > 0x1p-900) {
+    int e = 0;
+    const double bs = frexp_exact(b, &e);
+    t_lo = div({::ldexp(a, -e), 0.0}, {bs, 0.0}).lo;
+  }
+  return atan_ratio(t, t_lo, steep, negative_x);
+}
+
+// atan2 of two nonnegative pairs, not both zero and neither near overflow.
+GPUIMG_XM double atan2_pairs(Pair ay, Pair ax, bool negative_x) {
+  const bool steep = ay.hi > ax.hi;
+  const Pair t = steep ? div(ax, ay) : div(ay, ax);
+  return atan_ratio(t.hi, t.hi > 0x1p-900 ? t.lo : 0.0, steep, negative_x);
+}
+
+// sqrt(1 - x^2) as a pair for |x| <= 1, from 1 - x^2 to about 2^-104:
+// (1 - |x|)(1 + |x|) from 1/2 on, where 1 - |x| is exact (Sterbenz), and
+// 1 - x x with x x exact below. The textbook form, sqrt of the rounded
+// (1 - x)(1 + x), cost asin up to 1.66 ulp (at x = -0.0624) and acos 1.49
+// (near 1) over 3,000,000 arguments; this form 0.75 and 0.73.
+GPUIMG_XM Pair cos_of_sin(double x) {
+  const double ax = ::fabs(x);
+  Pair d;
+  if (ax >= 0.5) {
+    d = mul({1.0 - ax, 0.0}, two_sum(1.0, ax));
+  } else {
+    const Pair sq = two_prod(ax, ax);
+    const Pair q = two_sum(1.0, -sq.hi);
+    d = fast_two_sum(q.hi, q.lo - sq.lo);
+  }
+  const double s = ::sqrt(d.hi);
+  if (s == 0) return {0.0, 0.0};
+  // One Newton step on the square, as hypot's.
+  const Pair ss = two_prod(s, s);
+  return {s, (((d.hi - ss.hi) - ss.lo) + d.lo) / (2.0 * s)};
+}
 }  // namespace libm
 
 GPUIMG_XM_CALL double exp(double a) { return libm::exp_pair(a, 0.0); }
 
 GPUIMG_XM_CALL double log(double a) {
-  if (a != a || a == libm::infinity()) return a;
-  if (a < 0) return (a - a) / (a - a);  // NaN
-  if (a == 0) return -libm::infinity();
+  double special = 0;
+  if (libm::log_special(a, &special)) return special;
   // log_pair's steps in plain doubles, ordered as fdlibm's log so that
   // log(1 + f) = f - f^2/2 + s (f^2/2 + R) rounds f, the largest term, last.
   int e = 0;
@@ -303,6 +361,23 @@ GPUIMG_XM_CALL double log(double a) {
   const double half_f2 = 0.5 * f * f;
   const double r = z * (0.6666666666666666 + z * libm::log_poly(z));
   return k * libm::ln2_hi - ((half_f2 - (s * (half_f2 + r) + k * libm::ln2_lo)) - f);
+}
+
+// e + log m / ln 2, as pairs, rounded once: exactly e at m = 1.
+GPUIMG_XM_CALL double log2(double a) {
+  double special = 0;
+  if (libm::log_special(a, &special)) return special;
+  int e = 0;
+  const libm::Pair log_m = libm::log_mantissa(a, &e);
+  return libm::add({static_cast<double>(e), 0.0}, libm::mul(log_m, {1.4426950408889634, 2.0355273740931033e-17})).hi;
+}
+
+// log x / ln 10, as pairs, rounded once: the pair's 2^-64 leaves a power
+// of 10 its exact exponent.
+GPUIMG_XM_CALL double log10(double a) {
+  double special = 0;
+  if (libm::log_special(a, &special)) return special;
+  return libm::mul(libm::log_pair(a), {0.4342944819032518, 1.098319650216765e-17}).hi;
 }
 
 GPUIMG_XM_CALL double sin(double a) {
@@ -346,6 +421,20 @@ GPUIMG_XM_CALL double atan2(double y, double x) {
   else
     angle = libm::atan2_finite(ay, ax, negative_x);
   return ::copysign(angle, y);
+}
+
+GPUIMG_XM_CALL double atan(double a) { return xm::atan2(a, 1.0); }
+
+// atan2(x, sqrt(1 - x^2)), the root as a pair (libm::cos_of_sin).
+GPUIMG_XM_CALL double asin(double a) {
+  if (!(::fabs(a) <= 1.0)) return (a - a) / (a - a);  // NaN, for NaN and |a| > 1
+  return ::copysign(libm::atan2_pairs({::fabs(a), 0.0}, libm::cos_of_sin(a), false), a);
+}
+
+// atan2(sqrt(1 - x^2), x), likewise.
+GPUIMG_XM_CALL double acos(double a) {
+  if (!(::fabs(a) <= 1.0)) return (a - a) / (a - a);
+  return libm::atan2_pairs(libm::cos_of_sin(a), {::fabs(a), 0.0}, a < 0);
 }
 
 GPUIMG_XM_CALL double hypot(double a, double b) {

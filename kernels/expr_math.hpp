@@ -4,7 +4,7 @@
 // the CUDA source NVRTC compiles for the GPU, so that both run the same
 // double-precision operations in the same order and agree to the bit. Each
 // operation is rounded once (host -ffp-contract=off, NVRTC --fmad=false);
-// floor, ceil, round, fabs and sqrt are exact on both; the
+// floor, ceil, round, trunc, fabs, fmod and sqrt are exact on both; the
 // functions the two C libraries differ on are written once in
 // expr_libm.hpp.
 //
@@ -42,12 +42,18 @@ GPUIMG_XM double floor(double a) { return ::floor(a); }
 GPUIMG_XM double ceil(double a) { return ::ceil(a); }
 // Halves away from zero.
 GPUIMG_XM double round(double a) { return ::round(a); }
+GPUIMG_XM double trunc(double a) { return ::trunc(a); }
+// -1 or 1 by the sign; zeros and NaN give themselves (sign(-0) = -0).
+GPUIMG_XM double sign(double a) { return a > 0 ? 1.0 : a < 0 ? -1.0 : a; }
 GPUIMG_XM double sqrt(double a) { return ::sqrt(a); }
 
 GPUIMG_XM double add(double a, double b) { return a + b; }
 GPUIMG_XM double sub(double a, double b) { return a - b; }
 GPUIMG_XM double mul(double a, double b) { return a * b; }
 GPUIMG_XM double div(double a, double b) { return a / b; }
+// a % b: a - n b with n = trunc(a / b) taken exactly, so the sign of a;
+// b = 0 and an infinite a give NaN, an infinite b gives a.
+GPUIMG_XM double fmod(double a, double b) { return ::fmod(a, b); }
 GPUIMG_XM double lt(double a, double b) { return truth(a < b); }
 GPUIMG_XM double le(double a, double b) { return truth(a <= b); }
 GPUIMG_XM double gt(double a, double b) { return truth(a > b); }

@@ -12,7 +12,9 @@
 //
 // An op of another kind may act as a table stage for some parameters
 // (--map with an expression of v alone): it declares is_table(params) and
-// map(), per_channel(params) where its tables differ by colour channel
+// map(), or map_table(params, entries, n, context), which replaces each of
+// n entries with what map() would give for it, all at once (--map runs its
+// program over chunks of entries), per_channel(params) where its tables differ by colour channel
 // (TableContext::channel), and monotone(params) false where its table may
 // fall as v rises; every Kind::table op is monotone (the tests check it).
 #include <cstdint>
@@ -38,6 +40,9 @@ template <class Op, class = void> struct HasTableForm : std::false_type {};
 template <class Op>
 struct HasTableForm<Op, std::void_t<decltype(Op::is_table(std::declval<const typename Op::Params&>()))>>
     : std::true_type {};
+
+template <class Op, class = void> struct HasMapTable : std::false_type {};
+template <class Op> struct HasMapTable<Op, std::void_t<decltype(&Op::map_table)>> : std::true_type {};
 
 // Whether a stage of Op with these parameters is a table stage.
 template <class Op> bool acts_as_table(const typename Op::Params& p) {

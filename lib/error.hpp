@@ -18,21 +18,26 @@ enum class ExitCode : int {
   device = 3,   // the GPU was asked for and is missing, or a CUDA call failed
 };
 
+// `detail`: lines the CLI prints under the message, each on its own, such
+// as an expression with a caret under the column a parse stopped at.
 class Error : public std::runtime_error {
  public:
-  Error(ExitCode code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
+  Error(ExitCode code, const std::string& msg, std::vector<std::string> detail = {})
+      : std::runtime_error(msg), code_(code), detail_(std::move(detail)) {}
   ExitCode code() const { return code_; }
+  const std::vector<std::string>& detail() const { return detail_; }
 
  private:
   ExitCode code_;
+  std::vector<std::string> detail_;
 };
 
 // "PATH: problem" for a file that could not be read or decoded; "stdin:
 // problem" for the path "-", which reads stdin (file_util.hpp): a message
 // starting "-:" reads as a stray dash.
 struct InputError : Error {
-  InputError(const std::string& path, const std::string& problem)
-      : Error(ExitCode::failure, (path == "-" ? "stdin" : path) + ": " + problem) {}
+  InputError(const std::string& path, const std::string& problem, std::vector<std::string> detail = {})
+      : Error(ExitCode::failure, (path == "-" ? "stdin" : path) + ": " + problem, std::move(detail)) {}
 };
 
 // "PATH: problem" for a file that could not be encoded or written; "stdout:
@@ -42,15 +47,9 @@ struct OutputError : Error {
       : Error(ExitCode::failure, (path == "-" ? "stdout" : path) + ": " + problem) {}
 };
 
-// `detail`: lines the CLI prints under the message, each on its own, such
-// as an expression with a caret under the column a parse stopped at.
 struct UsageError : Error {
   explicit UsageError(const std::string& msg, std::vector<std::string> detail = {})
-      : Error(ExitCode::usage, msg), detail_(std::move(detail)) {}
-  const std::vector<std::string>& detail() const { return detail_; }
-
- private:
-  std::vector<std::string> detail_;
+      : Error(ExitCode::usage, msg, std::move(detail)) {}
 };
 
 struct DeviceError : Error {

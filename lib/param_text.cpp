@@ -136,9 +136,9 @@ std::string param_form(const ParamSpec& spec) {
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
     case ParamType::expression:
-      return "made of numbers, the names above and pi, e; + - * / ^ (power), < <= > >= == !=, && || !, c ? a : b, "
-             "parentheses; min max clamp abs floor ceil round sqrt exp log pow sin cos tan atan2 hypot mix step "
-             "smoothstep (README: Expressions)";
+      return "made of numbers, the names above and pi, e; + - * / % (fmod) ^ (power), < <= > >= == !=, && || !, "
+             "c ? a : b, parentheses; min max (2 or more) clamp abs sign floor ceil round trunc sqrt exp log log2 log10 "
+             "pow sin cos tan asin acos atan atan2 hypot mix step smoothstep (README: Expressions)";
   }
   return "";
 }

@@ -22,7 +22,10 @@ void apply_stage(const OpRecord& rec, std::vector<std::int32_t>& table, ChannelR
     using Op = typename decltype(tag)::type;
     if constexpr (Op::kind == Kind::table || HasTableForm<Op>::value) {
       const auto& p = rec.get<Op>();
-      for (std::int32_t& v : table) v = Op::map(p, v, context);
+      if constexpr (HasMapTable<Op>::value)
+        Op::map_table(p, table.data(), table.size(), context);
+      else
+        for (std::int32_t& v : table) v = Op::map(p, v, context);
     }
   });
 }

@@ -40,7 +40,8 @@ def fit(name, f, small, lo, hi, n):
 
 
 print("ln2 (32-bit head):", *split(mp.log(2), 32))
-print("1/ln2:", dbl(1 / mp.log(2)))
+print("1/ln2:", *pair(1 / mp.log(2)))
+print("1/ln10:", *pair(1 / mp.log(10)))
 print("pi/2 in 24-bit pieces:")
 rest = mp.pi / 2
 pieces = []

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "libm_cases.hpp"
 
@@ -110,6 +111,76 @@ TEST(LibmSpecialValues, ExpLogTrig) {
     expect_same(xm::cos(v), nan, "cos(inf or NaN)");
     expect_same(xm::tan(v), nan, "tan(inf or NaN)");
   }
+}
+
+// A power of the base is its exact exponent: every power of 2, and every
+// power of 10 a double holds exactly or nearest to (10^-k rounded is
+// within 2^-53 of it, well inside the half ulp of k that rounds to k).
+TEST(LibmSpecialValues, LogsOfPowersAreExact) {
+  for (int k = -1074; k <= 1023; ++k) expect_same(xm::log2(std::ldexp(1.0, k)), k, "log2(2^k)");
+  for (int k = -300; k <= 300; ++k) {
+    const double power = std::stod("1e" + std::to_string(k));
+    expect_same(xm::log10(power), k, ("log10(1e" + std::to_string(k) + ")").c_str());
+  }
+  expect_same(xm::log10(1000.0), 3.0, "log10(1000)");
+  expect_same(xm::log2(8.0), 3.0, "log2(8)");
+  expect_same(xm::log2(1.0), 0.0, "log2(1)");
+  expect_same(xm::log10(1.0), 0.0, "log10(1)");
+}
+
+TEST(LibmSpecialValues, Log2Log10Edges) {
+  const struct {
+    double (*f)(double);
+    const char* name;
+  } logs[] = {{xm::log2, "log2"}, {xm::log10, "log10"}};
+  for (const auto& l : logs) {
+    SCOPED_TRACE(l.name);
+    expect_same(l.f(0.0), -inf, "(0)");
+    expect_same(l.f(-0.0), -inf, "(-0)");
+    expect_same(l.f(-1.0), nan, "(-1)");
+    expect_same(l.f(-inf), nan, "(-inf)");
+    expect_same(l.f(inf), inf, "(inf)");
+    expect_same(l.f(nan), nan, "(NaN)");
+  }
+}
+
+TEST(LibmSpecialValues, InverseTrig) {
+  for (double z : {0.0, -0.0}) {
+    expect_same(xm::asin(z), z, "asin(+-0)");
+    expect_same(xm::atan(z), z, "atan(+-0)");
+    expect_same(xm::acos(z), pi / 2, "acos(+-0)");
+  }
+  expect_same(xm::asin(1.0), pi / 2, "asin(1)");
+  expect_same(xm::asin(-1.0), -pi / 2, "asin(-1)");
+  expect_same(xm::acos(1.0), 0.0, "acos(1)");
+  expect_same(xm::acos(-1.0), pi, "acos(-1)");
+  expect_same(xm::atan(1.0), pi / 4, "atan(1)");
+  expect_same(xm::atan(inf), pi / 2, "atan(inf)");
+  expect_same(xm::atan(-inf), -pi / 2, "atan(-inf)");
+  expect_same(xm::asin(4.9406564584124654e-324), 4.9406564584124654e-324, "asin(smallest)");
+  for (double out : {1.0000000000000002, -1.0000000000000002, 2.0, inf, -inf, nan}) {
+    expect_same(xm::asin(out), nan, "asin(|x| > 1 or NaN)");
+    expect_same(xm::acos(out), nan, "acos(|x| > 1 or NaN)");
+  }
+  expect_same(xm::atan(nan), nan, "atan(NaN)");
+}
+
+// fmod and trunc are exact (the C library's, on either side).
+TEST(LibmSpecialValues, FmodAndTrunc) {
+  expect_same(xm::fmod(5.5, 2.0), 1.5, "fmod(5.5, 2)");
+  expect_same(xm::fmod(-5.5, 2.0), -1.5, "fmod(-5.5, 2)");
+  expect_same(xm::fmod(5.5, -2.0), 1.5, "fmod(5.5, -2)");
+  expect_same(xm::fmod(-4.0, 2.0), -0.0, "fmod(-4, 2)");
+  expect_same(xm::fmod(-0.0, 3.0), -0.0, "fmod(-0, 3)");
+  expect_same(xm::fmod(1.0, 0.0), nan, "fmod(1, 0)");
+  expect_same(xm::fmod(inf, 1.0), nan, "fmod(inf, 1)");
+  expect_same(xm::fmod(1.0, inf), 1.0, "fmod(1, inf)");
+  expect_same(xm::fmod(nan, 1.0), nan, "fmod(NaN, 1)");
+  expect_same(xm::fmod(0.1, 0.01), 3.469446951953614e-18, "fmod(0.1, 0.01)");  // of the doubles, exactly
+  expect_same(xm::trunc(-2.7), -2.0, "trunc(-2.7)");
+  expect_same(xm::trunc(-0.5), -0.0, "trunc(-0.5)");
+  expect_same(xm::trunc(2.5), 2.0, "trunc(2.5)");
+  expect_same(xm::trunc(inf), inf, "trunc(inf)");
 }
 
 TEST(LibmSpecialValues, Atan2) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -13,6 +14,7 @@
 #include "expr/compile.hpp"
 #include "expr/evaluate.hpp"
 #include "expr/row_eval.hpp"
+#include "expr_math.hpp"
 #include "expr_reference.hpp"
 
 namespace gpuimg::test {
@@ -130,6 +132,33 @@ TEST(ExprRandom, FoldedConstantsHaveTheBitsOfTheUnfoldedProgram) {
     const double unfolded = expr::evaluate(only_program(text), names);
     ASSERT_TRUE(same(folded.code[0].k, unfolded)) << bits(folded.code[0].k) << " vs " << bits(unfolded);
     ASSERT_TRUE(same(unfolded, eval(over_names, names)));
+  }
+}
+
+// A --map table is made a chunk of entries at a time (map_values): the bits
+// of one evaluation an entry, stored, for every entry a table may hold
+// after the stages before it (any sample, in any order), at 8 and 16 bits.
+TEST(ExprRandom, TablesHaveTheBitsOfOneEvaluationAnEntry) {
+  std::mt19937 rng(1618);
+  Printer printer(rng);
+  for (int t = 0; t < 200; ++t) {
+    const Node tree = random_tree(rng, 1 + t % 7, Leaves::v_and_numbers);
+    const std::string text = printer.text(tree);
+    SCOPED_TRACE(text);
+    const Program program = only_program(text);
+    ASSERT_TRUE(program.only_v());
+    for (const std::int32_t max : {255, 65535}) {
+      if (max == 65535 && t % 5) continue;  // a fifth at 16 bits: 65,536 evaluations each
+      std::vector<std::int32_t> entries(static_cast<std::size_t>(max) + 1);
+      for (std::int32_t& e : entries) e = std::uniform_int_distribution<std::int32_t>(0, max)(rng);
+      std::vector<std::int32_t> table = entries;
+      expr::map_values(program, table.data(), static_cast<int>(table.size()), max);
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        double names[expr::kNames] = {};
+        names[static_cast<int>(expr::Name::v)] = double(entries[i]) / max;
+        ASSERT_EQ(table[i], xm::store(expr::evaluate(program, names), max)) << "entry " << i << " of " << max + 1;
+      }
+    }
   }
 }
 

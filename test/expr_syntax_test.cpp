@@ -49,12 +49,34 @@ TEST(ExprSyntax, PrecedenceAndAssociativity) {
       {"pi", 3.141592653589793}, {"e", 2.718281828459045}, {"pow(2, 10)", 1024}, {"min(1, 0/0)", 1},
       {"max(0/0, -1)", -1},  {"clamp(7, 0, 1)", 1},  {"mix(2, 4, 0.5)", 3},  {"step(0.5, 0.5)", 1},
       {"smoothstep(0, 1, 0.5)", 0.5}, {"round(-2.5)", -3}, {"round(0.49999999999999994)", 0}, {"atan2(0, -1)", M_PI},
+      // % is fmod, as tight as * and /, left to right.
+      {"7 % 4 * 2", 6},      {"2 * 7 % 4", 2},       {"7 % 4 % 2", 1},       {"2 + 7 % 4", 5},
+      {"-7 % 4", -3},        {"7.5 % -2", 1.5},      {"2^3 % 5", 3},         {"-2^2 % 3", -1},
+      // min and max take any number from 2 on, folded left to right.
+      {"min(3, 1, 2)", 1},   {"max(3, 1, 2, 5, 4)", 5}, {"min(0/0, 2, 1)", 1}, {"max(1, 0/0, 0/0)", 1},
+      {"sign(-3)", -1},      {"sign(1e-320)", 1},    {"trunc(-2.7)", -2},    {"log2(8)", 3},
+      {"log10(1000)", 3},    {"atan(1)", M_PI / 4},  {"asin(1)", M_PI / 2},  {"acos(-1)", M_PI},
   };
   for (const auto& c : cases) EXPECT_EQ(value(c.text), c.want) << c.text;
   EXPECT_EQ(value("-v^2", 3), -9);
   EXPECT_EQ(value("w*h + x - y"), 10 * 20 + 3 - 4);
   EXPECT_TRUE(std::isnan(value("log(-1)")));
   EXPECT_TRUE(std::isnan(value("0/0")));
+  EXPECT_TRUE(std::isnan(value("1 % 0")));
+  EXPECT_TRUE(std::isnan(value("sign(0/0)")));
+  EXPECT_TRUE(std::signbit(value("sign(-0)")));
+  EXPECT_FALSE(std::signbit(value("sign(0)")));
+}
+
+// min(a, b, c) is min(min(a, b), c): the same instructions, in that order.
+TEST(ExprSyntax, MinAndMaxOfSeveralFoldLeftToRight) {
+  const Program several = compile_map("max(v, r, g, b)").at(0), nested = compile_map("max(max(max(v, r), g), b)").at(0);
+  ASSERT_EQ(several.code.size(), nested.code.size());
+  for (std::size_t i = 0; i < several.code.size(); ++i) {
+    EXPECT_EQ(several.code[i].code, nested.code[i].code) << i;
+    EXPECT_EQ(several.code[i].a, nested.code[i].a) << i;
+  }
+  EXPECT_EQ(several.code.back().code, expr::Code::max);
 }
 
 // The row evaluator's loops rely on these (row_eval.cpp): each instruction
@@ -133,6 +155,15 @@ TEST(ExprErrors, ExactMessages) {
       {"co(v)", "column 1: unknown function 'co' (did you mean 'cos'?)\nco(v)\n^"},
       {"clamp(v, 0)", "column 1: 'clamp' takes 3 arguments, got 2\nclamp(v, 0)\n^"},
       {"sqrt()", "column 1: 'sqrt' takes 1 argument, got 0\nsqrt()\n^"},
+      {"min(v)", "column 1: 'min' takes 2 or more arguments, got 1\nmin(v)\n^"},
+      {"sign(v, 1)", "column 1: 'sign' takes 1 argument, got 2\nsign(v, 1)\n^"},
+      {"v %", "column 4: expected an operand after '%'\nv %\n   ^"},
+      {"% v", "column 1: expected an operand before '%'\n% v\n^"},
+      {"ln(v)", "column 1: unknown function 'ln' (did you mean 'log'?)\nln(v)\n^"},
+      {"logtwo(v)", "column 1: unknown function 'logtwo' (did you mean 'log2'?)\nlogtwo(v)\n^"},
+      {"Log10(v)", "column 1: unknown function 'Log10' (did you mean 'log10'?)\nLog10(v)\n^"},
+      {"arcsin(v)", "column 1: unknown function 'arcsin' (did you mean 'asin'?)\narcsin(v)\n^"},
+      {"mod(v, 2)", "column 1: unknown function 'mod'\nmod(v, 2)\n^"},
       {"v)", "column 2: unexpected ')'\nv)\n ^"},
       {")", "column 1: unexpected ')'\n)\n^"},
       {"2*(v+1", "column 7: expected ')' to close the '(' at column 3\n2*(v+1\n      ^"},

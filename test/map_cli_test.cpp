@@ -1,7 +1,8 @@
 // --map from the command line: a bad expression is a usage error showing
 // the expression with a caret under the column (one line each, escaped as
 // every message is), an unknown name a "did you mean"; no output file
-// either way. Batch mode and golden manifests take it like any op.
+// either way. Batch mode and golden manifests take it like any op, and a
+// manifest's bad expression gets the caret too, under the line naming it.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -83,6 +84,21 @@ TEST(CliMap, GoldenManifestsTakeQuotedExpressions) {
                                        "r > 0.6 || b < 0.2 ? 1 - v : v", "--blur", "1", tmp.file("direct.png")});
   ASSERT_EQ(direct.status, 0) << direct.err;
   EXPECT_TRUE(same_samples(read_image(tmp.file("m.png")), read_image(tmp.file("direct.png"))));
+}
+
+// The manifest's line names the place on the first line, and the
+// expression and its caret follow as on the command line.
+TEST(CliMap, AGoldenManifestsParseErrorShowsACaretUnderItsLine) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "scene.png", tmp / "scene.png");
+  std::ofstream(tmp / "cases.txt") << "# a bad expression on line 3\n\nm | scene.png | --map 'v * (x +' --blur 1\n";
+  const RunResult r = run_binary({"golden", "update", tmp.file("cases.txt"), "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: " + tmp.file("cases.txt") +
+                       ":3: --map: EXPR: column 9: expected an operand after '+'\n"
+                       "gpuimg:   v * (x +\n"
+                       "gpuimg:           ^\n");
+  EXPECT_FALSE(fs::exists(tmp / "m.png"));
 }
 
 TEST(CliMap, BatchModeTakesItLikeAnyOp) {

@@ -5,8 +5,13 @@
 // of its stages run one by one.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "backend.hpp"
 #include "error.hpp"
+#include "expr/compile.hpp"
+#include "expr/row_eval.hpp"
+#include "expr_reference.hpp"
 #include "image_compare.hpp"
 #include "plan.hpp"
 #include "random_image.hpp"
@@ -97,6 +102,31 @@ TEST(MapOp, FusedRunsEqualTheirStagesOneByOne) {
           for (const OpRecord& rec : pipeline) stepwise = run_one(stepwise, rec);
           EXPECT_TRUE(same_samples(stepwise, fused));
         }
+}
+
+// A table stage (an expression of v alone) gives the bytes of the row
+// evaluator run over the image, which test/expr_map_image_test.cpp holds to
+// a plain loop: at both depths, with one expression or one a channel.
+TEST(MapOp, ATableGivesTheRowEvaluatorsBytes) {
+  std::mt19937 rng(65536);
+  expr_ref::Printer printer(rng);
+  for (int t = 0; t < 32; ++t) {
+    const Depth depth = t % 2 ? Depth::U16 : Depth::U8;
+    const int channels = 1 + t / 2 % 4;
+    const int expressions = channels >= 3 && t % 3 == 0 ? 3 : 1;
+    std::string text;
+    for (int i = 0; i < expressions; ++i)
+      text += (i ? ";" : "") + printer.text(expr_ref::random_tree(rng, 1 + t % 6, expr_ref::Leaves::v_and_numbers));
+    SCOPED_TRACE(text);
+    const OpRecord stage = parse_stage("map", {text});
+    ASSERT_TRUE(is_table_stage(stage));
+    Image table = random_image(37, 5, channels, depth, static_cast<std::uint32_t>(t)), rows = table;
+    run_cpu(table, {stage});
+    const Shape shape{rows.width, rows.height, rows.channels, bytes_per_sample(rows.depth)};
+    const std::vector<std::uint8_t> in = rows.data;
+    expr::map_image(expr::compile_map(text), in.data(), rows.data.data(), shape, 1);
+    EXPECT_TRUE(same_samples(table, rows));
+  }
 }
 
 TEST(MapOp, OneExpressionAChannel) {

@@ -28,6 +28,16 @@ TEST(MapSource, CompilesForEveryLayout) {
       expect_compiles(channels >= 3 ? "x/w;y/h*a;v*exp(-hypot(x-w/2,y-h/2)/w)" : "mix(v,x/w,a)*r", Shape{9, 9, channels, bytes});
 }
 
+// Every function and operator of the language, so that each xm:: call the
+// generator may emit is known to NVRTC.
+TEST(MapSource, CompilesWithEveryFunction) {
+  expect_compiles("min(v,r,g)+max(v,r,g,b)+clamp(v,0,1)+abs(v)+sign(v)+floor(v)+ceil(v)+round(v)+trunc(v)+sqrt(v)"
+                  "+exp(v)+log(v)+log2(v)+log10(v)+pow(v,r)+sin(v)+cos(v)+tan(v)+asin(v)+acos(v)+atan(v)"
+                  "+atan2(v,r)+hypot(v,r)+mix(v,r,g)+step(v,r)+smoothstep(v,r,g)+v%r+v^r-v*r/g+(v<r)+(v<=r)+(v>r)"
+                  "+(v>=r)+(v==r)+(v!=r)+(v&&r)+(v||r)+!v+(v?r:g)",
+                  Shape{9, 9, 3, 2});
+}
+
 TEST(MapSource, CompilesForEveryExpressionOfTheMatrix) {
   for (const std::string& text : map_test_expressions()) expect_compiles(text, Shape{9, 9, 3, 1});
 }

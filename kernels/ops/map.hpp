@@ -48,7 +48,9 @@ struct Map {
   // Whether its table may fall where v rises: an expression may, so a run
   // holding it never joins a stage that needs monotone tables.
   static bool monotone(const Params&) { return false; }
-  static std::int32_t map(const Params& p, std::int32_t v, const TableContext& t);
+  // Its program over chunks of a table's entries, in parallel bands at 16
+  // bits, rather than an evaluation an entry (tables.hpp).
+  static void map_table(const Params& p, std::int32_t* entries, std::size_t n, const TableContext& t);
 
   // Otherwise a point stage with its own paths.
   static void run_cpu(const CpuStage& s, const Params& p);

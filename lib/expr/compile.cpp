@@ -18,7 +18,7 @@ struct BinaryOp {
 };
 
 // Recursive descent, one function a precedence level, lowest first:
-// ?: || && (== !=) (< <= > >=) (+ -) (* /) unary(- + !) ^ primary.
+// ?: || && (== !=) (< <= > >=) (+ -) (* / %) unary(- + !) ^ primary.
 class Parser {
  public:
   Parser(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
@@ -112,7 +112,7 @@ class Parser {
     return binary(kOps, &Parser::multiplicative);
   }
   Value multiplicative() {
-    static constexpr BinaryOp kOps[] = {{"*", Code::mul}, {"/", Code::div}};
+    static constexpr BinaryOp kOps[] = {{"*", Code::mul}, {"/", Code::div}, {"%", Code::fmod}};
     return binary(kOps, &Parser::unary);
   }
 
@@ -177,10 +177,14 @@ class Parser {
       while (accept(","));
       if (!accept(")")) fail(peek(), "expected ',' or ')' to close the '(' at column " + std::to_string(open.column));
     }
-    if (static_cast<int>(args.size()) != f->arity)
-      fail(word, quoted(word.text) + " takes " + std::to_string(f->arity) + (f->arity == 1 ? " argument" : " arguments") +
-                     ", got " + std::to_string(args.size()));
-    return builder_.apply(f->code, args);
+    const int given = static_cast<int>(args.size());
+    if (given != f->arity && !(f->more && given > f->arity))
+      fail(word, quoted(word.text) + " takes " + std::to_string(f->arity) + (f->more ? " or more" : "") +
+                     (f->arity == 1 && !f->more ? " argument" : " arguments") + ", got " + std::to_string(given));
+    if (!f->more) return builder_.apply(f->code, args);
+    Value folded = args[0];
+    for (int i = 1; i < given; ++i) folded = builder_.apply(f->code, {folded, args[static_cast<std::size_t>(i)]});
+    return folded;
   }
 
   static std::string suggestion(std::string_view word, bool used_as_call) {

@@ -1,6 +1,7 @@
 #pragma once
-// One evaluation of a program, for lookup tables and tests; images go
-// through row_eval.hpp, which runs the same functions a chunk at a time.
+// One evaluation of a program, the plainest form, against which the tests
+// and the fuzz target hold the row evaluator (row_eval.hpp), which runs the
+// same functions a chunk at a time for images and tables.
 #include "expr/program.hpp"
 
 namespace gpuimg::expr {

@@ -55,7 +55,7 @@ class Lexer {
     static constexpr std::string_view kPairs[] = {"<=", ">=", "==", "!=", "&&", "||"};
     for (std::string_view pair : kPairs)
       if (text_.substr(at_, 2) == pair) return take(Token::symbol, at_ + 2);
-    if (std::string_view("+-*/^<>!?:(),;").find(ch) != std::string_view::npos) return take(Token::symbol, at_ + 1);
+    if (std::string_view("+-*/%^<>!?:(),;").find(ch) != std::string_view::npos) return take(Token::symbol, at_ + 1);
     if (ch == '=') fail(at_, "unexpected '=' (did you mean '=='?)");
     if (ch == '&') fail(at_, "unexpected '&' (did you mean '&&'?)");
     if (ch == '|') fail(at_, "unexpected '|' (did you mean '||'?)");

@@ -31,9 +31,9 @@ enum class Code : std::uint8_t {
   constant,
   name,
   // one argument: a
-  neg, lnot, abs, floor, ceil, round, sqrt, exp, log, sin, cos, tan,
+  neg, lnot, abs, floor, ceil, round, trunc, sign, sqrt, exp, log, log2, log10, sin, cos, tan, asin, acos, atan,
   // two: a, b
-  add, sub, mul, div, pow, lt, le, gt, ge, eq, ne, land, lor, min, max, atan2, hypot, step,
+  add, sub, mul, div, fmod, pow, lt, le, gt, ge, eq, ne, land, lor, min, max, atan2, hypot, step,
   // three: a, b, c (select: a ? b : c)
   select, clamp, mix, smoothstep,
 };

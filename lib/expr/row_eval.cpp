@@ -62,6 +62,8 @@ namespace {
 
 constexpr int kChunk = RowEvaluator::kChunk;
 constexpr int kMinRowsPerThread = 4;
+// An 8-bit table is one chunk on the calling thread; a 16-bit one up to 16 bands.
+constexpr int kMinValuesPerThread = 4096;
 
 // The values of the names over one chunk of one row, as the evaluators read them.
 struct ChunkNames {
@@ -144,6 +146,22 @@ void map_rows(const std::vector<Program>& programs, const void* src, void* dst, 
 }
 
 }  // namespace
+
+void map_values(const Program& program, std::int32_t* values, int n, std::int32_t m) {
+  const double max = m;
+  parallel_bands(n, kMinValuesPerThread, [&](int i0, int i1) {
+    RowEvaluator rows(program);
+    double v[kChunk];
+    const double* names[kNames] = {};
+    names[int(Name::v)] = v;
+    for (int at = i0; at < i1; at += kChunk) {
+      const int k = std::min(kChunk, i1 - at);
+      for (int i = 0; i < k; ++i) v[i] = double(values[at + i]) / max;
+      const double* result = rows.run(names, k);
+      for (int i = 0; i < k; ++i) values[at + i] = xm::store(result[i], max);
+    }
+  });
+}
 
 void map_image(const std::vector<Program>& programs, const void* src, void* dst, const Shape& shape, int threads) {
   if (shape.channels < 1 || shape.channels > 4 || (shape.bytes != 1 && shape.bytes != 2))

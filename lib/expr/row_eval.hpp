@@ -2,6 +2,7 @@
 // Runs a program over a chunk of pixels at once: each register is an array
 // of kChunk values and each instruction one loop over the chunk, which the
 // compiler vectorises for the arithmetic; never a tree walk per pixel.
+#include <cstdint>
 #include <vector>
 
 #include "expr/program.hpp"
@@ -28,6 +29,12 @@ class RowEvaluator {
   std::vector<double> constants_;    // each constant instruction's k, a chunk of it
   std::vector<int> constant_at_;     // per instruction: its chunk in constants_, or -1
 };
+
+// Replaces each of n values (samples of largest value m) by the program's
+// result for v = value / m, stored as xm::store(result, m): a --map table.
+// The same bits as expr::evaluate an entry, in chunks and, for a 16-bit
+// table, parallel bands.
+void map_values(const Program& program, std::int32_t* values, int n, std::int32_t m);
 
 // Maps an interleaved image (uint8 or uint16 samples, shape.bytes; 1 to 4
 // channels, alpha the last of 2 and 4, copied as it is): one program for

@@ -15,13 +15,25 @@ constexpr NameWord kNameWords[] = {
 };
 
 constexpr FunctionWord kFunctionWords[] = {
-    {"min", Code::min, 2},     {"max", Code::max, 2},       {"clamp", Code::clamp, 3},
-    {"abs", Code::abs, 1},     {"floor", Code::floor, 1},   {"ceil", Code::ceil, 1},
-    {"round", Code::round, 1}, {"sqrt", Code::sqrt, 1},     {"exp", Code::exp, 1},
-    {"log", Code::log, 1},     {"pow", Code::pow, 2},       {"sin", Code::sin, 1},
-    {"cos", Code::cos, 1},     {"tan", Code::tan, 1},       {"atan2", Code::atan2, 2},
-    {"hypot", Code::hypot, 2}, {"mix", Code::mix, 3},       {"step", Code::step, 2},
-    {"smoothstep", Code::smoothstep, 3},
+    {"min", Code::min, 2, true},       {"max", Code::max, 2, true},     {"clamp", Code::clamp, 3, false},
+    {"abs", Code::abs, 1, false},      {"sign", Code::sign, 1, false},  {"floor", Code::floor, 1, false},
+    {"ceil", Code::ceil, 1, false},    {"round", Code::round, 1, false}, {"trunc", Code::trunc, 1, false},
+    {"sqrt", Code::sqrt, 1, false},    {"exp", Code::exp, 1, false},    {"log", Code::log, 1, false},
+    {"log2", Code::log2, 1, false},    {"log10", Code::log10, 1, false}, {"pow", Code::pow, 2, false},
+    {"sin", Code::sin, 1, false},      {"cos", Code::cos, 1, false},    {"tan", Code::tan, 1, false},
+    {"asin", Code::asin, 1, false},    {"acos", Code::acos, 1, false},  {"atan", Code::atan, 1, false},
+    {"atan2", Code::atan2, 2, false},  {"hypot", Code::hypot, 2, false}, {"mix", Code::mix, 3, false},
+    {"step", Code::step, 2, false},    {"smoothstep", Code::smoothstep, 3, false},
+};
+
+// ImageMagick's -fx words that mean what one of ours does, suggested
+// rather than accepted: its log is base 10, so its spellings are not ours.
+struct MagickWord {
+  std::string_view word, ours;
+  bool call;
+};
+constexpr MagickWord kMagickWords[] = {
+    {"u", "v", false}, {"i", "x", false}, {"j", "y", false}, {"ln", "log", true}, {"logtwo", "log2", true},
 };
 
 // Levenshtein distance, one row at a time.
@@ -57,9 +69,8 @@ const FunctionWord* find_function(std::string_view word) {
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call) {
   std::string lower(word);
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  // ImageMagick's -fx names for this sample and pixel.
-  if (!used_as_call && (lower == "u" || lower == "i" || lower == "j"))
-    return std::string(lower == "u" ? "v" : lower == "i" ? "x" : "y");
+  for (const MagickWord& m : kMagickWords)
+    if (m.word == lower && m.call == used_as_call) return std::string(m.ours);
   // Case aside, a word of one or two letters is one change from many others:
   // such a guess misleads more than it helps, so a short word takes only a
   // letter more or less ("vv", "co"); a longer one an edit in 4 letters.

@@ -21,13 +21,14 @@ struct FunctionWord {
   std::string_view word;
   Code code;
   int arity;
+  bool more;  // or more arguments, folded left to right: min(a, b, c) = min(min(a, b), c)
 };
 
 const NameWord* find_name(std::string_view word);
 const FunctionWord* find_function(std::string_view word);
 
 // What to suggest for an unknown word: ImageMagick's u, i and j as v, x and
-// y; else the known name or function nearest to it in lower case, at most 2
+// y, its functions ln and logtwo as log and log2; else the known name or function nearest to it in lower case, at most 2
 // edits away (1 for words of up to 4 letters, and for words of 1 or 2 only a
 // letter more or less: "R" is r, "vv" v, "q" nothing), preferring the kind
 // it was used as on a tie; a function

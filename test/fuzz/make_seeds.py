@@ -228,6 +228,8 @@ def expr_seeds():
                    b"min(max(abs(floor(v) + ceil(v) + round(v)), sqrt(v)), exp(log(v + 1e-3))) : "
                    b"-sin(v*pi) * cos(c) + tan(e) + atan2(y, x) + hypot(r, g) + pow(v, .5)",
         "logic.txt": b"!(v < .5) && v <= 1 || v > 2 && v >= -1 || v == 0 != (v != 1)",
+        "more.txt": b"min(v, r, g, b) + max(v % 0.25, sign(v - .5), trunc(x / 7)) + log2(v) + log10(w) + "
+                    b"asin(v * 2 - 1) + acos(g) + atan(y)",
         "channels.txt": b"r; g * 0.5; 1 - b",
         "errors.txt": b"clamp(vv, 1e400) + sine(x",
         "nested.txt": b"((((((((-(-(+(!v))))))))))) ^ -2 ^ 3",

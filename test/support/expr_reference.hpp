@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,13 +35,17 @@ constexpr int kVariables = 10;
 struct Function {
   const char* word;
   int arity;
+  bool more;  // takes arity or more arguments
 };
 inline const Function kFunctions[] = {
-    {"min", 2},  {"max", 2},  {"clamp", 3}, {"abs", 1},   {"floor", 1}, {"ceil", 1}, {"round", 1},
-    {"sqrt", 1}, {"exp", 1},  {"log", 1},   {"pow", 2},   {"sin", 1},   {"cos", 1},  {"tan", 1},
-    {"atan2", 2}, {"hypot", 2}, {"mix", 3}, {"step", 2}, {"smoothstep", 3},
+    {"min", 2, true},    {"max", 2, true},    {"clamp", 3, false}, {"abs", 1, false},   {"sign", 1, false},
+    {"floor", 1, false}, {"ceil", 1, false},  {"round", 1, false}, {"trunc", 1, false}, {"sqrt", 1, false},
+    {"exp", 1, false},   {"log", 1, false},   {"log2", 1, false},  {"log10", 1, false}, {"pow", 2, false},
+    {"sin", 1, false},   {"cos", 1, false},   {"tan", 1, false},   {"asin", 1, false},  {"acos", 1, false},
+    {"atan", 1, false},  {"atan2", 2, false}, {"hypot", 2, false}, {"mix", 3, false},   {"step", 2, false},
+    {"smoothstep", 3, false},
 };
-inline const char* const kBinary[] = {"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "^"};
+inline const char* const kBinary[] = {"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "^"};
 
 // ---- evaluation, from the definitions --------------------------------------
 
@@ -78,24 +83,40 @@ inline double binary(const std::string& op, double a, double b) {
   if (op == "-") return a - b;
   if (op == "*") return a * b;
   if (op == "/") return a / b;
+  if (op == "%") return std::fmod(a, b);  // IEEE remainder with a's sign, exact
   return xm::pow(a, b);  // "^"
 }
 
+// min and max of several, left to right.
+inline double fold(double (*f)(double, double), const std::vector<double>& x) {
+  double r = x[0];
+  for (std::size_t i = 1; i < x.size(); ++i) r = f(r, x[i]);
+  return r;
+}
+
 inline double call(const std::string& f, const std::vector<double>& x) {
-  if (f == "min") return ref_min(x[0], x[1]);
-  if (f == "max") return ref_max(x[0], x[1]);
+  if (f == "min") return fold(ref_min, x);
+  if (f == "max") return fold(ref_max, x);
   if (f == "clamp") return ref_clamp(x[0], x[1], x[2]);
   if (f == "abs") return std::signbit(x[0]) ? -x[0] : x[0];
+  // Zeros and NaN are their own sign.
+  if (f == "sign") return std::isnan(x[0]) || x[0] == 0 ? x[0] : std::signbit(x[0]) ? -1.0 : 1.0;
   if (f == "floor") return ref_floor(x[0]);
   if (f == "ceil") return ref_ceil(x[0]);
   if (f == "round") return ref_round(x[0]);
+  if (f == "trunc") return std::trunc(x[0]);
   if (f == "sqrt") return std::sqrt(x[0]);  // IEEE: correctly rounded everywhere
   if (f == "exp") return xm::exp(x[0]);
   if (f == "log") return xm::log(x[0]);
+  if (f == "log2") return xm::log2(x[0]);
+  if (f == "log10") return xm::log10(x[0]);
   if (f == "pow") return xm::pow(x[0], x[1]);
   if (f == "sin") return xm::sin(x[0]);
   if (f == "cos") return xm::cos(x[0]);
   if (f == "tan") return xm::tan(x[0]);
+  if (f == "asin") return xm::asin(x[0]);
+  if (f == "acos") return xm::acos(x[0]);
+  if (f == "atan") return xm::atan(x[0]);
   if (f == "atan2") return xm::atan2(x[0], x[1]);
   if (f == "hypot") return xm::hypot(x[0], x[1]);
   if (f == "mix") return x[0] + (x[1] - x[0]) * x[2];
@@ -149,15 +170,17 @@ inline double random_constant(std::mt19937& rng) {
   return std::uniform_int_distribution<int>(0, 1000)(rng);
 }
 
-enum class Leaves { any, variables };
+enum class Leaves { any, variables, v_and_numbers };
 
 // Up to `depth` levels; leaves are numbers or names, the constants pi and e
-// among them (Leaves::any), or only the ten variables (Leaves::variables).
+// among them (Leaves::any), only the ten variables (Leaves::variables), or
+// v and numbers, a table's expression (Leaves::v_and_numbers).
 inline Node random_tree(std::mt19937& rng, int depth, Leaves leaves = Leaves::any) {
   std::uniform_int_distribution<int> pct(0, 99);
   if (depth == 0 || pct(rng) < 20) {
     if (leaves == Leaves::variables) return {Op::name, kNames[std::uniform_int_distribution<int>(0, kVariables - 1)(rng)], 0, {}};
     if (pct(rng) < 50) return {Op::number, "", random_constant(rng), {}};
+    if (leaves == Leaves::v_and_numbers) return {Op::name, "v", 0, {}};
     return {Op::name, kNames[std::uniform_int_distribution<int>(0, 11)(rng)], 0, {}};
   }
   const int kind = pct(rng);
@@ -168,16 +191,17 @@ inline Node random_tree(std::mt19937& rng, int depth, Leaves leaves = Leaves::an
     n.kids = {kid()};
   } else if (kind < 55) {
     n.op = Op::binary;
-    n.word = kBinary[std::uniform_int_distribution<int>(0, 12)(rng)];
+    n.word = kBinary[std::uniform_int_distribution<int>(0, static_cast<int>(std::size(kBinary)) - 1)(rng)];
     n.kids = {kid(), kid()};
   } else if (kind < 62) {
     n.op = Op::ternary;
     n.kids = {kid(), kid(), kid()};
   } else {
     n.op = Op::call;
-    const Function& f = kFunctions[std::uniform_int_distribution<int>(0, 18)(rng)];
+    const Function& f = kFunctions[std::uniform_int_distribution<int>(0, static_cast<int>(std::size(kFunctions)) - 1)(rng)];
     n.word = f.word;
-    for (int i = 0; i < f.arity; ++i) n.kids.push_back(kid());
+    const int args = f.arity + (f.more ? std::uniform_int_distribution<int>(0, 2)(rng) : 0);
+    for (int i = 0; i < args; ++i) n.kids.push_back(kid());
   }
   return n;
 }
@@ -200,7 +224,7 @@ inline int binary_level(const std::string& op) {
   if (op == "&&") return kAnd;
   if (op == "==" || op == "!=") return kEquality;
   if (op == "+" || op == "-") return kAdditive;
-  if (op == "*" || op == "/") return kMultiplicative;
+  if (op == "*" || op == "/" || op == "%") return kMultiplicative;
   if (op == "^") return kPower;
   return kRelational;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The functions of kernels/expr_libm.hpp (and the four of expr_math.hpp
+// The functions of kernels/expr_libm.hpp (and the six of expr_math.hpp
 // that call the C library) with seeded arguments across their ranges, for
 // the host's accuracy test and the device's bit-for-bit comparison.
 #include <array>
@@ -17,14 +17,21 @@ namespace gpuimg::test {
 #define GPUIMG_LIBM_FUNCTIONS(X) \
   X(exp, (a))                    \
   X(log, (a))                    \
+  X(log2, (a))                   \
+  X(log10, (a))                  \
   X(sin, (a))                    \
   X(cos, (a))                    \
   X(tan, (a))                    \
+  X(asin, (a))                   \
+  X(acos, (a))                   \
+  X(atan, (a))                   \
   X(atan2, (a, b))               \
   X(hypot, (a, b))               \
   X(pow, (a, b))                 \
+  X(fmod, (a, b))                \
   X(sqrt, (a))                   \
   X(round, (a))                  \
+  X(trunc, (a))                  \
   X(floor, (a))                  \
   X(ceil, (a))
 
@@ -80,6 +87,8 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
         add(i % 3 ? uniform(-746.0, 710.0) : log_uniform(rng, -60, 3, true));
         break;
       case LibmFn::log:
+      case LibmFn::log2:
+      case LibmFn::log10:
         // Subnormals through the largest double, and just either side of 1.
         add(i % 4 ? std::ldexp(uniform(0.5, 1.0), static_cast<int>(uniform(-1073, 1025)))
                   : 1.0 + log_uniform(rng, -53, -1, true));
@@ -99,6 +108,28 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
         add(ranges[i % 4]);
         break;
       }
+      case LibmFn::asin:
+      case LibmFn::acos: {
+        // Anywhere in [-1, 1], within 2^-53 of either end (where both are
+        // steepest) and down to the subnormals.
+        const double ranges[] = {uniform(-1.0, 1.0), (rng() & 1 ? -1.0 : 1.0) * (1.0 - log_uniform(rng, -53, -1, false)),
+                                 log_uniform(rng, -1074, 0, true)};
+        add(ranges[i % 3]);
+        break;
+      }
+      case LibmFn::atan:
+        add(i % 2 ? log_uniform(rng, -1074, 1024, true) : uniform(-4.0, 4.0));
+        break;
+      case LibmFn::fmod:
+        // Quotients from below 1 to 2^2000, and ones near whole numbers.
+        if (i % 3 == 2) {
+          const double b = log_uniform(rng, -20, 20, true);
+          add(b * std::round(uniform(-1e6, 1e6)) * (1.0 + log_uniform(rng, -53, -40, true)), b);
+        } else {
+          add(log_uniform(rng, i % 3 ? -1074 : -30, i % 3 ? 1024 : 30, true),
+              log_uniform(rng, i % 3 ? -1074 : -30, i % 3 ? 1024 : 30, true));
+        }
+        break;
       case LibmFn::atan2:
         add(log_uniform(rng, i % 2 ? -1074 : -8, i % 2 ? 1024 : 8, true),
             log_uniform(rng, i % 2 ? -1074 : -8, i % 2 ? 1024 : 8, true));
@@ -122,13 +153,14 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
         add(log_uniform(rng, -1074, 1024, false));
         break;
       case LibmFn::round:
+      case LibmFn::trunc:
       case LibmFn::floor:
       case LibmFn::ceil:
         add(i % 2 ? log_uniform(rng, -4, 60, true) : std::round(uniform(-50.0, 50.0)) * 0.5);
         break;
     }
   }
-  const bool binary = f == LibmFn::atan2 || f == LibmFn::hypot || f == LibmFn::pow;
+  const bool binary = f == LibmFn::atan2 || f == LibmFn::hypot || f == LibmFn::pow || f == LibmFn::fmod;
   for (double a : libm_specials()) {
     if (!binary)
       add(a);
