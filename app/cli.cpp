@@ -269,6 +269,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
   batch.verbose = cmd.verbose;
+  batch.quiet = flags.quiet;
   batch.read = cmd.read;
   batch.write = cmd.write;
   batch.report = cmd.report;
