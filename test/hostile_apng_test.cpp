@@ -11,6 +11,7 @@
 
 #include "apng_files.hpp"
 #include "error_text.hpp"
+#include "image_compare.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
 
@@ -102,6 +103,17 @@ TEST(HostileApng, BrokenAnimationsAreRefusedNamingTheProblem) {
   // Data that inflates wrong is libpng's to name, as the frame's.
   const std::string inflated = error_of<InputError>([&] { decode_image_bytes("a.png", deflate_broken, frame(2)); });
   EXPECT_EQ(inflated.rfind("a.png: frame 2: corrupt PNG (", 0), 0u) << inflated;
+}
+
+// A text chunk's bad CRC is metadata's business (set aside with a
+// warning), not the animation's.
+TEST(HostileApng, BadCrcOutsideTheFramesLeavesThemReadable) {
+  const Bytes good = make_apng(three_frames());
+  Bytes file(good.begin(), good.begin() + 33);  // signature and IHDR
+  put_png_chunk(file, "tEXt", {'a', 0, 'b'});
+  file.back() ^= 1;
+  file.insert(file.end(), good.begin() + 33, good.end());
+  EXPECT_TRUE(same_samples(decode_image_bytes("a.png", good, frame(2)), decode_image_bytes("a.png", file, frame(2))));
 }
 
 // Every prefix of an APNG, and each of its bytes flipped, through every

@@ -1,50 +1,38 @@
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "apng.hpp"
 #include "backends.hpp"
+#include "png_encoder.hpp"
 
 namespace gpuimg {
 namespace {
 
-void put_be32(Bytes& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
-}
-
-void put_chunk(Bytes& out, const char* type, const std::uint8_t* data, std::size_t size) {
-  put_be32(out, static_cast<std::uint32_t>(size));
-  const std::size_t type_at = out.size();
-  out.insert(out.end(), type, type + 4);
-  if (size) out.insert(out.end(), data, data + size);
-  put_be32(out, static_cast<std::uint32_t>(crc32(crc32(0, nullptr, 0), out.data() + type_at, static_cast<uInt>(size + 4))));
-}
-
 void put_span(Bytes& out, const char* type, const Bytes& file, ChunkSpan span) {
-  put_chunk(out, type, file.data() + span.at, span.size);
+  put_png_chunks(out, type, file.data() + span.at, span.size);
 }
 
 // A PNG of frame `f` alone, for libpng: the file's IHDR at the frame's
 // size, its PLTE and tRNS, the frame's data as IDAT chunks, IEND.
 Bytes frame_png(const Bytes& file, const ApngLayout& layout, const ApngFrame& f) {
   Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  Bytes ihdr;
-  put_be32(ihdr, f.width);
-  put_be32(ihdr, f.height);
-  ihdr.insert(ihdr.end(), file.begin() + static_cast<std::ptrdiff_t>(layout.ihdr.at + 8),
-              file.begin() + static_cast<std::ptrdiff_t>(layout.ihdr.at + 13));
-  put_chunk(out, "IHDR", ihdr.data(), ihdr.size());
+  Bytes ihdr(file.begin() + static_cast<std::ptrdiff_t>(layout.ihdr.at),
+             file.begin() + static_cast<std::ptrdiff_t>(layout.ihdr.at + 13));
+  for (int i = 0; i < 4; ++i) {
+    ihdr[i] = static_cast<std::uint8_t>(f.width >> (24 - 8 * i));
+    ihdr[4 + i] = static_cast<std::uint8_t>(f.height >> (24 - 8 * i));
+  }
+  put_png_chunks(out, "IHDR", ihdr.data(), ihdr.size());
   if (layout.plte) put_span(out, "PLTE", file, *layout.plte);
   if (layout.trns) put_span(out, "tRNS", file, *layout.trns);
   for (const ChunkSpan& data : f.data) put_span(out, "IDAT", file, data);
-  put_chunk(out, "IEND", nullptr, 0);
+  put_png_chunks(out, "IEND", nullptr, 0);
   return out;
 }
 
 // Gray and RGB gain an opaque alpha: the canvas always has one.
-template <class T> Image with_alpha(const Image& img) {
+template <class T> Image with_alpha(Image img) {
   if (img.has_alpha()) return img;
   Image out(img.width, img.height, img.channels + 1, img.depth);
   const T* in = img.samples<T>();
@@ -88,20 +76,22 @@ template <class T> void blend(Image& canvas, const Image& frame, const ApngFrame
   }
 }
 
+// Where row y of the frame's region starts in the canvas.
+std::size_t region_row(const Image& canvas, const ApngFrame& f, std::uint32_t y) {
+  return (std::size_t{f.y} + y) * canvas.row_bytes() + std::size_t{f.x} * canvas.channels * bytes_per_sample(canvas.depth);
+}
+
 // The frame's region of the canvas, as an image, or that image put back.
 Image region_of(const Image& canvas, const ApngFrame& f) {
   Image out(static_cast<int>(f.width), static_cast<int>(f.height), canvas.channels, canvas.depth);
   for (std::uint32_t y = 0; y < f.height; ++y)
-    std::memcpy(out.data.data() + y * out.row_bytes(),
-                canvas.data.data() + (std::size_t{f.y} + y) * canvas.row_bytes() + f.x * (canvas.row_bytes() / canvas.width),
-                out.row_bytes());
+    std::memcpy(out.data.data() + y * out.row_bytes(), canvas.data.data() + region_row(canvas, f, y), out.row_bytes());
   return out;
 }
 
 void put_region(Image& canvas, const Image& region, const ApngFrame& f) {
   for (std::uint32_t y = 0; y < f.height; ++y)
-    std::memcpy(canvas.data.data() + (std::size_t{f.y} + y) * canvas.row_bytes() + f.x * (canvas.row_bytes() / canvas.width),
-                region.data.data() + y * region.row_bytes(), region.row_bytes());
+    std::memcpy(canvas.data.data() + region_row(canvas, f, y), region.data.data() + y * region.row_bytes(), region.row_bytes());
 }
 
 // Before frame i + 1 is drawn, frame i's region as its dispose_op says.
@@ -136,10 +126,8 @@ Image compose(const Bytes& file, const ApngLayout& layout, std::size_t index, st
   for (std::size_t i = 0; i <= last; ++i) {
     const ApngFrame& f = layout.frames[i];
     if (i > 0) dispose(canvas, layout.frames[i - 1], before);
-    // The first frame's PREVIOUS is BACKGROUND: the canvas it reverts to is clear.
-    if (f.dispose == ApngDispose::previous) before = i == 0 ? Image(static_cast<int>(f.width), static_cast<int>(f.height),
-                                                                     canvas.channels, canvas.depth)
-                                                            : region_of(canvas, f);
+    // The first frame's region is clear before it: its PREVIOUS is BACKGROUND, as the specification says.
+    if (f.dispose == ApngDispose::previous) before = region_of(canvas, f);
     Image pixels;
     try {
       pixels = with_alpha<T>(decode_png(frame_png(file, layout, f), max_pixels));

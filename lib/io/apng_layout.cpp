@@ -25,8 +25,16 @@ std::string chunk_name(const Chunk& c) { return "the " + c.type + " chunk at byt
 
 [[noreturn]] void corrupt(const std::string& problem) { throw CodecFailure("corrupt APNG (" + problem + ")"); }
 
-// The chunk at `at`, within the file and of a good CRC: a frame's data
-// goes to libpng under a fresh CRC, so the file's own is checked here.
+// Chunks whose data makes a frame: it goes to libpng under a fresh CRC,
+// so the file's own is checked here. Another chunk's bad CRC is
+// png_codec.cpp's (a metadata chunk's sets that item aside alone).
+bool makes_frames(const std::string& type) {
+  for (const char* t : {"IHDR", "PLTE", "tRNS", "acTL", "fcTL", "IDAT", "fdAT"})
+    if (type == t) return true;
+  return false;
+}
+
+// The chunk at `at`, within the file, its CRC checked where makes_frames.
 Chunk chunk_at(const Bytes& file, std::size_t at) {
   if (file.size() - at < 12) throw CodecFailure("truncated PNG (no IEND chunk)");
   Chunk c{at, static_cast<std::uint32_t>(read_uint(file, at, 4, true)),
@@ -37,8 +45,9 @@ Chunk chunk_at(const Bytes& file, std::size_t at) {
   if (std::uint64_t{c.length} + 4 > left)
     throw CodecFailure("truncated PNG (chunk '" + c.type + "' at byte " + std::to_string(at) + " claims " +
                        std::to_string(c.length) + " bytes; " + std::to_string(left) + " follow)");
-  const uLong crc = crc32(crc32(0, nullptr, 0), file.data() + at + 4, c.length + 4);
-  if (crc != read_uint(file, c.data() + c.length, 4, true)) corrupt("CRC error in " + chunk_name(c));
+  if (makes_frames(c.type) &&
+      crc32(crc32(0, nullptr, 0), file.data() + at + 4, c.length + 4) != read_uint(file, c.data() + c.length, 4, true))
+    corrupt("CRC error in " + chunk_name(c));
   return c;
 }
 
