@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "batch_run.hpp"
 #include "error.hpp"
@@ -126,10 +127,12 @@ class Console {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counts_.skipped;
   }
-  void line(const std::string& text) {
+  void line(const std::string& text) { lines({text}); }
+  // Together: the progress line is not drawn between them.
+  void lines(const std::vector<std::string>& texts) {
     std::lock_guard<std::mutex> lock(mutex_);
     clear_line();
-    print_message(text);
+    for (const std::string& text : texts) print_message(text);
     drawn_ = false;
   }
   Counts counts() {
@@ -309,9 +312,14 @@ int execute(const BatchCommand& cmd) {
   settings.jobs = cmd.jobs;
   std::atomic<bool> failed_fast{false};
   const auto stop = [&] { return interrupted() || failed_fast; };
-  const auto count = [&](const BatchItem& item, Outcome outcome, const std::string& problem) {
+  const auto count = [&](const BatchItem& item, Outcome outcome, const std::string& problem,
+                         const std::vector<std::string>& ignored) {
+    std::vector<std::string> lines;
+    if (!cmd.quiet)
+      for (const std::string& what : ignored) lines.push_back(metadata_warning(item.input, what));
     if (cmd.verbose && outcome == Outcome::processed)
-      console.line(item.input + " -> " + item.output + (problem.empty() ? "" : " (" + problem + ")"));
+      lines.push_back(item.input + " -> " + item.output + (problem.empty() ? "" : " (" + problem + ")"));
+    if (!lines.empty()) console.lines(lines);
     console.count(outcome, problem);
     if (outcome == Outcome::failed) report.failures.push_back(file_failure(item.input, problem));
     if (outcome == Outcome::failed && cmd.fail_fast) failed_fast = true;

@@ -30,6 +30,7 @@ struct BatchCommand {
   ProgressMode progress = ProgressMode::automatic;
   std::string report;      // --report FILE; empty: none
   bool verbose = false;  // -v: the device, and a line a file written
+  bool quiet = false;    // -q: no warnings (and no progress line)
 };
 
 // Runs the batch; returns 0, 1 (a file failed), 2, 3 (as for one image), or

@@ -270,6 +270,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
   batch.verbose = cmd.verbose;
+  batch.quiet = flags.quiet;
   batch.read = cmd.read;
   batch.write = cmd.write;
   batch.report = cmd.report;
@@ -367,8 +368,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("auto|cuda|cpu")->default_str("auto");
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header): a "
                  "number (1e6) or WxH")->type_name("N|WxH")->default_str(std::to_string(ReadOptions{}.max_pixels));
-  app.add_option("--frame", frame, "The frame of an animated GIF or WebP or page of a TIFF to read, from 0 "
-                 "(inputs of several are refused without it; of an animated PNG, 0 alone)")->type_name("N");
+  app.add_option("--frame", frame, "The frame of an animated GIF, PNG or WebP or page of a TIFF to read, from 0 "
+                 "(inputs of several are refused without it)")->type_name("N");
   app.add_option("--quality", quality, "JPEG quality, 1 to 100")->type_name("Q")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
   app.add_option("--jpeg-subsample", jpeg_subsample, "JPEG chroma sampling: 444 keeps colour whole, 422 halves it "
                  "across, 420 across and down")->type_name("444|422|420")->default_str("444 at quality 90 and above, 420 below");

@@ -60,7 +60,7 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
 void warn_metadata_ignored(const Command& cmd, const UprightImage& decoded) {
   if (!cmd.quiet)
     for (const std::string& item : decoded.metadata.ignored)
-      print_message("warning: " + cmd.input + ": ignored " + item + " (-q: no warnings)");
+      print_message(metadata_warning(cmd.input, item));
 }
 
 int execute(const Command& cmd, std::string& device) {

@@ -25,7 +25,9 @@ namespace {
 struct Tally {
   std::atomic<int> processed{0}, failed{0};
   ReportFn report() {
-    return [this](const BatchItem&, Outcome o, const std::string&) { ++(o == Outcome::processed ? processed : failed); };
+    return [this](const BatchItem&, Outcome o, const std::string&, const std::vector<std::string>&) {
+      ++(o == Outcome::processed ? processed : failed);
+    };
   }
 };
 

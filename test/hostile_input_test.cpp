@@ -526,6 +526,34 @@ TEST(HostileMetadata, JpegIccChunksOfBadNumbersAreIgnored) {
   }
 }
 
+// A batch warns as one image does, with or without -v, each warning a
+// whole line before the file's -v line; -q silences it.
+TEST(HostileMetadata, BatchWarnsOfDamagedMetadataWithoutVerbose) {
+  TempDir dir;
+  fs::create_directory(dir / "in");
+  ChunkedJpeg f(dir);
+  f.jpg.erase(f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[1]),
+              f.jpg.begin() + static_cast<std::ptrdiff_t>(f.chunks[2]));
+  save(dir.file("in/a.jpg"), f.jpg);
+  write_image(dir.file("in/b.png"), random_image(3, 2, 3, Depth::U8, 4));
+  const std::string warning = "gpuimg: warning: " + dir.file("in/a.jpg") +
+                              ": ignored the ICC profile of a JPEG (1 of its 3 chunks missing) (-q: no warnings)\n";
+  const std::vector<std::string> common = {dir.file("in"), "--device", "cpu", "--jobs", "2"};
+  const auto batch = [&](const std::string& out, std::vector<std::string> flags) {
+    std::vector<std::string> args = common;
+    args.push_back(dir.file(out) + "/");
+    args.insert(args.end(), flags.begin(), flags.end());
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.err;
+  };
+  EXPECT_NE(batch("plain", {}).find(warning), std::string::npos);
+  const std::string verbose = batch("verbose", {"-v"});
+  EXPECT_NE(verbose.find(warning + "gpuimg: " + dir.file("in/a.jpg") + " -> "), std::string::npos) << verbose;
+  EXPECT_EQ(std::count(verbose.begin(), verbose.end(), '\n'), 5) << verbose;  // device, 2 files, warning, summary
+  EXPECT_EQ(batch("quiet", {"-q"}).find("warning"), std::string::npos);
+}
+
 TEST(HostileMetadata, JpegIccProfileShorterThanItsHeaderSaysIsIgnored) {
   TempDir dir;
   Metadata m;

@@ -58,9 +58,10 @@ class Batch {
     return i < items_.size() ? &items_[i] : nullptr;
   }
 
-  void finish(const BatchItem& item, Outcome outcome, const std::string& problem = "") {
+  void finish(const BatchItem& item, Outcome outcome, const std::string& problem,
+              const std::vector<std::string>& ignored = {}) {
     std::lock_guard<std::mutex> lock(report_mutex_);
-    report_(item, outcome, problem);
+    report_(item, outcome, problem, ignored);
   }
 
   // Runs step(); a file's failure is reported and false returned. A device
@@ -102,11 +103,8 @@ class Batch {
     // Again: another run sharing the output folder (--shard) may have
     // removed it, empty, as it ended, since this item was read.
     make_folder(*d.item);
-    std::vector<std::string> notes = d.metadata.ignored;
-    for (std::string& item : notes) item = "ignored " + item;
     const std::vector<std::string> left_out = write_image(d.item->output, d.image, settings_.write, d.metadata);
-    notes.insert(notes.end(), left_out.begin(), left_out.end());
-    finish(*d.item, Outcome::processed, join_notes(notes));
+    finish(*d.item, Outcome::processed, join_notes(left_out), d.metadata.ignored);
   }
 
   static std::string join_notes(const std::vector<std::string>& notes) {

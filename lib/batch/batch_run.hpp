@@ -28,10 +28,12 @@ enum class Outcome { processed, failed };
 
 // Called once per item that finished, from any thread but never two at once.
 // `problem`: the "PATH: problem" line of a failure; for an item processed,
-// what became of its metadata where not all was kept ("ignored a PNG eXIf
-// chunk with a wrong CRC; BMP holds no ICC profile; written without it"),
-// else empty.
-using ReportFn = std::function<void(const BatchItem&, Outcome, const std::string& problem)>;
+// what its output's format could not hold ("BMP holds no ICC profile;
+// written without it"), else empty. `ignored`: for an item processed, the
+// damaged metadata set aside ("a PNG eXIf chunk with a wrong CRC"), each
+// a warning of its own, apart from `problem`, which only -v shows.
+using ReportFn =
+    std::function<void(const BatchItem&, Outcome, const std::string& problem, const std::vector<std::string>& ignored)>;
 
 // Lanes per GPU: one uploading, one running kernels, one downloading.
 constexpr int kLanesPerDevice = 3;

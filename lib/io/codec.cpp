@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <new>
 
+#include "apng.hpp"
 #include "backends.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
@@ -108,6 +109,13 @@ Image decode_gif(const Bytes& file, const ReadOptions& opts) {
   return decode_gif_frame(file, frame, opts.max_pixels);
 }
 
+// Frame 0 is the default image, a still PNG's one; a later one, composed.
+Image decode_png_frame(const Bytes& file, const ReadOptions& opts) {
+  const std::optional<ApngLayout> apng = read_apng_layout(file);
+  const std::size_t frame = frame_to_decode(Format::png, apng ? apng->image_count() : 1, opts.frame);
+  return frame == 0 ? decode_png(file, opts.max_pixels) : decode_apng_frame(file, *apng, frame, opts.max_pixels);
+}
+
 Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
   const std::uint64_t max_pixels = opts.max_pixels;
   // GIF's, APNG's and WebP's frames and TIFF's pages are counted by their
@@ -116,7 +124,7 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
     frame_to_decode(format, 1, opts.frame);
   switch (format) {
     case Format::gif: return decode_gif(file, opts);
-    case Format::png: check_png_frame(png_image_count(file), opts.frame); return decode_png(file, max_pixels);
+    case Format::png: return decode_png_frame(file, opts);
     case Format::jpeg: return decode_jpeg(file, max_pixels);  // its marker walk checked by inspect_input
     case Format::psd: return decode_psd(file, max_pixels);
     case Format::tga: check_tga_colour_indices(file); return decode_with_stb(file, format, max_pixels);

@@ -1,6 +1,5 @@
 #include "frames.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "backends.hpp"
@@ -35,41 +34,8 @@ std::size_t gif_frame_count(const Bytes& file) {
   return frames == 0 ? 1 : frames;
 }
 
-std::size_t png_image_count(const Bytes& file) {
-  const auto be32 = [&](std::size_t at) {
-    return std::uint32_t{file[at]} << 24 | std::uint32_t{file[at + 1]} << 16 | std::uint32_t{file[at + 2]} << 8 |
-           file[at + 3];
-  };
-  const auto type_is = [&](std::size_t at, const char* type) { return std::equal(type, type + 4, file.begin() + at + 4); };
-  bool animated = false, default_in_animation = false, seen_idat = false;
-  std::size_t controls = 0;
-  for (std::size_t at = 8; at + 12 <= file.size() && !type_is(at, "IEND");) {
-    if (type_is(at, "acTL") && !seen_idat) animated = true;
-    if (type_is(at, "fcTL")) {
-      ++controls;
-      if (!seen_idat) default_in_animation = true;
-    }
-    if (type_is(at, "IDAT")) seen_idat = true;
-    const std::uint64_t next = at + std::uint64_t{12} + be32(at);
-    if (next > file.size()) break;
-    at = static_cast<std::size_t>(next);
-  }
-  if (!animated) return 1;
-  return std::max<std::size_t>(1, controls + (default_in_animation ? 0 : 1));
-}
-
-void check_png_frame(std::size_t count, int frame) {
-  if (count == 1) {
-    frame_to_decode(Format::png, 1, frame);
-    return;
-  }
-  if (frame == 0) return;
-  throw CodecFailure("animated PNG of " + std::to_string(count) + " frames; gpuimg reads its default image alone " +
-                     "(frame 0; libpng composes no APNG frames): pick it with --frame 0");
-}
-
 std::size_t frame_to_decode(Format format, std::size_t count, int frame) {
-  const std::string name = format_name(format);
+  const std::string name = format == Format::png && count > 1 ? "animated PNG" : format_name(format);
   const std::string noun = format == Format::tiff ? "page" : "frame";
   const std::string range = count == 1 ? "0" : "0 to " + std::to_string(count - 1);
   if (frame == kNoFrame) {

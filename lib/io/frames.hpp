@@ -19,20 +19,10 @@ constexpr int kNoFrame = -1;
 // file stb decodes.
 std::size_t gif_frame_count(const std::vector<std::uint8_t>& file);
 
-// The images of a PNG: 1, or for an animated PNG (an acTL chunk before
-// the first IDAT), its fcTL chunks, and the default image besides where
-// no fcTL precedes the IDAT (the default image is then no frame of the
-// animation, shown alone by viewers without APNG). Chunks are walked by
-// their lengths up to IEND or the file's end.
-std::size_t png_image_count(const std::vector<std::uint8_t>& file);
-
-// libpng composes no APNG frames: the default image alone is read. Throws
-// CodecFailure, naming the count, for an animated PNG unless `frame` is 0.
-void check_png_frame(std::size_t count, int frame);
-
 // The frame to decode of the `count` a `format` file holds: `frame` where
 // it is one of them; the first where there is one alone and none was
 // picked. Throws CodecFailure otherwise, naming the count and how to pick.
+// (An APNG's count: apng.hpp's image_count.)
 std::size_t frame_to_decode(Format format, std::size_t count, int frame);
 
 }  // namespace gpuimg

@@ -15,12 +15,14 @@ using detail::has;
 using detail::read_uint;
 
 // Chunks before the first IDAT: a tRNS among them gains an alpha channel
-// (png_codec.cpp expands it). Where the file ends first, assume it does.
+// (png_codec.cpp expands it), and so does an acTL (an APNG's frames past
+// the first are composed with alpha: apng.hpp). Where the file ends
+// first, assume it does.
 bool png_may_gain_alpha(const Bytes& b) {
   for (std::uint64_t pos = 8; has(b, pos, 8);) {
     const std::uint64_t len = read_uint(b, pos, 4, true);
     if (detail::starts_with(b, "IDAT", pos + 4)) return false;
-    if (detail::starts_with(b, "tRNS", pos + 4)) return true;
+    if (detail::starts_with(b, "tRNS", pos + 4) || detail::starts_with(b, "acTL", pos + 4)) return true;
     pos += 12 + len;  // length, type, data, CRC
   }
   return true;

@@ -5,7 +5,8 @@
 // runs on the same bytes and must agree with the decoder where both answer.
 // The metadata is read as the processing command reads it (PNG chunks, JPEG
 // segments, TIFF tags, the EXIF block through libexif), and written back as
-// a PNG's chunks and an upright EXIF block.
+// a PNG's chunks and an upright EXIF block. A PNG refused whole (an APNG,
+// without --frame) has its first frames decoded one by one.
 #include <optional>
 #include <vector>
 
@@ -18,23 +19,10 @@
 
 using gpuimg::fuzz::require;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::vector<std::uint8_t> file(data, data + size);
-  // Small, so that no input makes a run slow or large: 256 x 256.
-  gpuimg::ReadOptions opts;
-  opts.max_pixels = 1 << 16;
-  const std::optional<gpuimg::ImageShape> shape = gpuimg::probe_image(file);
-  gpuimg::Image img;
-  try {
-    const gpuimg::InputFile input = gpuimg::inspect_input("fuzz-input", file, opts);
-    const gpuimg::Metadata metadata = gpuimg::read_metadata(input);
-    require(metadata.orientation >= 1 && metadata.orientation <= 8, "an orientation is 1 to 8");
-    if (!metadata.exif.empty()) gpuimg::exif_upright(metadata.exif);
-    gpuimg::png_metadata_chunks(metadata);
-    img = gpuimg::decode_input(input, opts);
-  } catch (const gpuimg::InputError&) {
-    return 0;
-  }
+namespace {
+
+void check_decoded(const gpuimg::Image& img, const gpuimg::ReadOptions& opts,
+                   const std::optional<gpuimg::ImageShape>& shape) {
   require(img.width > 0 && img.height > 0, "a decoded image has pixels");
   require(img.pixel_count() <= opts.max_pixels, "a decoded image is within max_pixels");
   require(img.channels >= 1 && img.channels <= 4, "a decoded image has 1 to 4 channels");
@@ -45,6 +33,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             "the probe gives the decoded size");
     require(shape->channels >= img.channels && shape->depth >= img.depth,
             "the probe's channels and depth are never below the decoded ones");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::vector<std::uint8_t> file(data, data + size);
+  // Small, so that no input makes a run slow or large: 256 x 256.
+  gpuimg::ReadOptions opts;
+  opts.max_pixels = 1 << 16;
+  const std::optional<gpuimg::ImageShape> shape = gpuimg::probe_image(file);
+  std::optional<gpuimg::InputFile> input;
+  try {
+    input = gpuimg::inspect_input("fuzz-input", file, opts);
+    const gpuimg::Metadata metadata = gpuimg::read_metadata(*input);
+    require(metadata.orientation >= 1 && metadata.orientation <= 8, "an orientation is 1 to 8");
+    if (!metadata.exif.empty()) gpuimg::exif_upright(metadata.exif);
+    gpuimg::png_metadata_chunks(metadata);
+    check_decoded(gpuimg::decode_input(*input, opts), opts, shape);
+    return 0;
+  } catch (const gpuimg::InputError&) {
+    if (!input || input->format != gpuimg::Format::png) return 0;
+  }
+  // An animated PNG, refused without --frame: its first frames composed,
+  // each on the canvas the header gives.
+  for (opts.frame = 0; opts.frame < 4; ++opts.frame) {
+    try {
+      check_decoded(gpuimg::decode_input(*input, opts), opts, shape);
+    } catch (const gpuimg::InputError&) {
+    }
   }
   return 0;
 }

@@ -94,17 +94,33 @@ def png_metadata():
     return png(pixels(3, 255), W, H, 8, 2, extra=extra)
 
 
-def pillow(mode, fmt, **options):
+def pillow_raw(mode):
     if mode == "I;16":
-        raw = b"".join(struct.pack(f"<{W}H", *r) for r in pixels(1, 65535))
-    else:
-        channels = {"L": 1, "P": 1, "RGB": 3, "RGBA": 4}[mode]
-        raw = b"".join(bytes(r) for r in pixels(channels, 15 if mode == "P" else 255))
-    img = Image.frombytes(mode, (W, H), raw)
+        return b"".join(struct.pack(f"<{W}H", *r) for r in pixels(1, 65535))
+    channels = {"L": 1, "P": 1, "RGB": 3, "RGBA": 4}[mode]
+    return b"".join(bytes(r) for r in pixels(channels, 15 if mode == "P" else 255))
+
+
+def pillow(mode, fmt, **options):
+    img = Image.frombytes(mode, (W, H), pillow_raw(mode))
     if mode == "P":
         img.putpalette([v for i in range(16) for v in (i * 17, 255 - i * 17, 128)])
     out = io.BytesIO()
     img.save(out, fmt, **options)
+    return out.getvalue()
+
+
+def apng(mode, disposal, blend, default_image=False):
+    """Frames of the pattern shifted, each stored by Pillow as the rectangle
+    that changed, at its offset; `default_image`: the first image apart."""
+    frames = []
+    for k in range(len(disposal) + (1 if default_image else 0)):
+        img = Image.frombytes("RGBA", (W, H), pillow_raw("RGBA"))
+        img = img.transform((W, H), Image.AFFINE, (1, 0, k, 0, 1, k // 2)).convert(mode)
+        frames.append(img)
+    out = io.BytesIO()
+    frames[0].save(out, "PNG", save_all=True, append_images=frames[1:], disposal=disposal, blend=blend,
+                   default_image=default_image)
     return out.getvalue()
 
 
@@ -148,6 +164,11 @@ def decode_seeds():
         "psd_raw.psd": psd(rle=False),
         "psd_rle.psd": psd(rle=True),
         "gif.gif": pillow("P", "GIF"),
+        # APNG: every dispose_op and blend_op, frames at offsets, and a
+        # default image apart from the animation.
+        "apng_rgba.png": apng("RGBA", [0, 1, 2, 0], [0, 1, 0, 1]),
+        "apng_rgb_default_apart.png": apng("RGB", [1, 2, 0], [0, 1, 1], default_image=True),
+        "apng_gray.png": apng("L", [0, 2, 0], [0, 0, 1]),
         "radiance.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n\x80\x80\x80\x81",
         # Findings of the decode fuzzer, each fixed since and kept so that it
         # stays fixed. stb_image, which read PSDs before psd_codec.cpp,
