@@ -78,6 +78,8 @@ cudaError_t launch_point(const CudaStage& s, const OpRecord& rec, const OpRecord
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
+// s.src and s.dst aligned to the pixel's size, as cudaMalloc's buffers
+// are: remap.cu moves 2-, 4- and 8-byte pixels as words.
 cudaError_t launch_remap(const CudaStage& s, const AxisMap& map);
 cudaError_t launch_resample(const CudaStage& s);
 // A pass of table stages, through the tables in the stage's data

@@ -66,6 +66,7 @@ int Map::launch(const CudaStage& s, const Params& p) {
   const std::int32_t* store = s.tables.store;
   void* args[] = {&src, &dst, &width, &height, &load, &store};
   constexpr int kThreads = 128;
+  static_assert(kThreads >= expr::kMapRows, "the first kMapRows threads of a block compute its rows' values");
   const dim3 grid((width + kThreads - 1) / kThreads, std::min((height + expr::kMapRows - 1) / expr::kMapRows, kMaxGridY));
   return cudaLaunchKernel(kernel, grid, dim3(kThreads), args, 0, s.stream);
 }

@@ -91,6 +91,20 @@ TEST(GpuMap, ImagesTallerThanTheGridGiveTheCpuBytes) {
   EXPECT_TRUE(same_samples(cpu, gpu));
 }
 
+// Past the shared rows' room, row values are computed once a pixel.
+TEST(GpuMap, ExpressionsOfMoreRowValuesThanTheSharedRowsHoldGiveTheCpuBytes) {
+  GPUIMG_REQUIRE_GPU();
+  std::string text = "v*0.5";
+  for (int k = 0; k < 270; ++k) text += "+x*(y*" + std::to_string(k % 7) + ")*1e-7";
+  for (Depth d : {Depth::U8, Depth::U16}) {
+    const Pipeline p = {parse_stage("map", {text})};
+    Image cpu = random_image(131, 37, 3, d, 9), gpu = cpu;
+    run_cpu(cpu, p);
+    run_cuda(gpu, p);
+    EXPECT_TRUE(same_samples(cpu, gpu));
+  }
+}
+
 // The tables beside an expression run in its kernel at 8 bits.
 TEST(GpuMap, TablesInTheMapsPassGiveTheStagesBytes) {
   GPUIMG_REQUIRE_GPU();

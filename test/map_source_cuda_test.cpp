@@ -42,5 +42,21 @@ TEST(MapSource, CompilesForEveryExpressionOfTheMatrix) {
   for (const std::string& text : map_test_expressions()) expect_compiles(text, Shape{9, 9, 3, 1});
 }
 
+// Values of the row alone go through shared memory, 16 rows of 8 bytes a
+// value, within a kernel's 48 KB: past 256 of them the kernel computes them
+// once a pixel; each y of the text is a value of its own, needing no room.
+TEST(MapSource, CompilesPastTheRoomOfTheSharedRows) {
+  std::string many_row_values = "v", many_ys = "v";
+  for (int k = 0; k < 300; ++k) many_row_values += "+x*(y*" + std::to_string(k) + ")";
+  for (int k = 0; k < 400; ++k) many_ys += "+y";
+  for (int bytes : {1, 2}) {
+    expect_compiles(many_row_values, Shape{9, 9, 3, bytes});
+    expect_compiles(many_ys, Shape{9, 9, 1, bytes});
+  }
+  const std::string source = expr::map_kernel_source(expr::compile_map(many_row_values), Shape{9, 9, 3, 1});
+  EXPECT_EQ(source.find("rows["), std::string::npos) << "300 row values in the shared rows";
+  EXPECT_EQ(expr::map_kernel_source(expr::compile_map(many_ys), Shape{9, 9, 1, 1}).find("rows["), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuimg::test

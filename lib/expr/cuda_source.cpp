@@ -58,6 +58,16 @@ struct Values {
   std::vector<Section> section;
   int result;
   std::vector<int> shared_slot;  // a row value's place in the shared rows, or -1
+  std::vector<bool> again;       // a row value, y itself, that later sections compute again
+
+  // Row values computed once a pixel instead, where the shared rows
+  // would not hold them.
+  void rows_in_pixels() {
+    for (std::size_t i = 0; i < code.size(); ++i)
+      if (section[i] == row) section[i] = pixel;
+    shared_slot.assign(code.size(), -1);
+    again.assign(code.size(), false);
+  }
 
   std::string name(int i) const { return "p" + std::to_string(program) + "_" + std::to_string(i); }
 
@@ -85,7 +95,8 @@ struct Values {
 };
 
 Values single_assignments(const Program& p, int index, int& shared_used) {
-  Values v{index, p.code, std::vector<Section>(p.code.size()), -1, std::vector<int>(p.code.size(), -1)};
+  Values v{index, p.code, std::vector<Section>(p.code.size()), -1, std::vector<int>(p.code.size(), -1),
+           std::vector<bool>(p.code.size(), false)};
   std::vector<int> held(p.registers, -1);
   std::vector<unsigned> varies(p.code.size());
   for (std::size_t i = 0; i < p.code.size(); ++i) {
@@ -106,9 +117,14 @@ Values single_assignments(const Program& p, int index, int& shared_used) {
   v.result = held.at(p.result);
   if (v.result < 0) throw std::logic_error("map_kernel_source: the result is never written");
   // A row value read from a later section, or the result, goes through
-  // the block's shared rows.
+  // the block's shared rows; y itself, in every later section as n_y, needs
+  // no place there (each y of the text is an instruction of its own).
   const auto share = [&](int value) {
-    if (v.section[value] == row && v.shared_slot[value] < 0) v.shared_slot[value] = shared_used++;
+    if (v.section[value] != row) return;
+    if (v.code[value].code == Code::name)
+      v.again[value] = true;
+    else if (v.shared_slot[value] < 0)
+      v.shared_slot[value] = shared_used++;
   };
   for (std::size_t i = 0; i < v.code.size(); ++i)
     if (v.section[i] > row)
@@ -185,6 +201,8 @@ struct Kernel {
         if (v.shared_slot[i] >= 0)
           s += "      const double " + v.name(static_cast<int>(i)) + " = rows[k][" + std::to_string(v.shared_slot[i]) +
                "];\n";
+        else if (v.again[i])
+          s += "      " + v.statement(static_cast<int>(i));
     for (int c = 0; c < colours; ++c) {
       const std::string k = std::to_string(c);
       s += "      if (load) in[" + k + "] = look(load, in[" + k + "]);\n";
@@ -232,6 +250,13 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
   for (std::size_t i = 0; i < programs.size(); ++i) {
     kn.values.push_back(single_assignments(programs[i], static_cast<int>(i), kn.shared_used));
     kn.reads |= programs[i].reads;
+  }
+  // A kernel's static shared memory stops at 48 KB: past kRowSlots values a
+  // row (32 KB), an expression's row values are computed once a pixel.
+  constexpr int kRowSlots = 256;
+  if (kn.shared_used > kRowSlots) {
+    for (Values& v : kn.values) v.rows_in_pixels();
+    kn.shared_used = 0;
   }
   const std::string& rows = kn.rows;
 

@@ -36,9 +36,10 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 int start_up(const std::string& how) {
   const auto start = std::chrono::steady_clock::now();
   double nvrtc_ms = 0;
+  std::string missing;
   std::thread nvrtc;
   if (how == "beside") nvrtc = std::thread([&] {
-    gpuimg::open_runtime_compiler();
+    missing = gpuimg::open_runtime_compiler();
     nvrtc_ms = ms_since(start);
   });
   gpuimg::BackendSelection s{gpuimg::Backend::cpu, ""};
@@ -49,13 +50,17 @@ int start_up(const std::string& how) {
   }
   const double cuda_ms = ms_since(start);
   if (nvrtc.joinable()) nvrtc.join();
-  std::printf("start %s: %.1f ms (CUDA %.1f ms, NVRTC open %.1f ms) %s\n", how.c_str(), ms_since(start), cuda_ms,
-              nvrtc_ms, s.detail.c_str());
-  return s.backend == gpuimg::Backend::cuda ? 0 : 1;
+  std::printf("start %s: %.1f ms (CUDA %.1f ms, NVRTC open %.1f ms) %s%s\n", how.c_str(), ms_since(start), cuda_ms,
+              nvrtc_ms, s.detail.c_str(), missing.empty() ? "" : ("; " + missing).c_str());
+  return s.backend == gpuimg::Backend::cuda && missing.empty() ? 0 : 1;
 }
 
 int main(int argc, char** argv) try {
-  if (argc == 3 && std::string(argv[1]) == "start") return start_up(argv[2]);
+  if (argc > 1 && std::string(argv[1]) == "start") {
+    if (argc == 3 && (std::string(argv[2]) == "alone" || std::string(argv[2]) == "beside")) return start_up(argv[2]);
+    std::fprintf(stderr, "usage: gpuimg_runtime_kernel_bench start alone|beside\n");
+    return 2;
+  }
   std::string folder = (std::filesystem::temp_directory_path() / "gpuimg-bench-XXXXXX").string();
   if (!::mkdtemp(folder.data())) return 1;
   ::setenv("XDG_CACHE_HOME", folder.c_str(), 1);
