@@ -49,7 +49,11 @@ struct ExifEntries {
   bool empty() const { return image.empty() && exif.empty() && gps.empty(); }
 };
 
-// The entries libexif reads of `exif` (its first 64 KiB), as stored.
+// The bytes of a block libexif reads: JPEG's APP1 segment caps it, and
+// libexif reads no block past it.
+constexpr std::size_t kExifRead = 0xfffe - 6;
+
+// The entries libexif reads of `exif` (its first kExifRead bytes), as stored.
 ExifEntries exif_entries(const std::vector<std::uint8_t>& exif);
 
 // The block libexif saves from `entries` (no Interoperability IFD, no
