@@ -244,7 +244,10 @@ bool read_directory(TIFF* tif, const Bytes& file, std::uint64_t offset, int (*re
     const std::uint32_t tag = TIFFGetTagListEntry(tif, i);
     const TIFFField* field = TIFFFindField(tif, tag, TIFF_ANY);
     const auto at = stored.find(static_cast<std::uint16_t>(tag));
-    if (!field || TIFFFieldIsAnonymous(field) || at == stored.end() || at->second.count > 0xffffffffu) continue;
+    // EXIF's types are TIFF 6's, up to DOUBLE: none of BigTIFF's 8-byte integers.
+    if (!field || TIFFFieldIsAnonymous(field) || at == stored.end() || at->second.type > TIFF_DOUBLE ||
+        at->second.count > 0xffffffffu)
+      continue;
     const Stored& s = at->second;
     const auto begin = file.begin() + static_cast<std::ptrdiff_t>(s.at);
     items.push_back({static_cast<std::uint16_t>(tag), s.type, static_cast<std::uint32_t>(s.count),
