@@ -68,15 +68,16 @@ std::string stb_version();
 // `frame` picks (frames.hpp: one of several must be picked), gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
 // and RGB with alpha; refuses a strip or tile that does not decode whole.
 Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
-// The ICC profile (tag 34675), the XMP packet (700) and the Orientation
-// (274) of that page; nothing from a file libtiff cannot open. The EXIF IFD
-// is not read (README, Metadata).
+// The ICC profile (tag 34675), the XMP packet (700), the Orientation (274)
+// and an EXIF block made from its tags (tiff_exif.hpp) of that page;
+// nothing from a file libtiff cannot open.
 void read_tiff_metadata(const Bytes& file, int frame, Metadata& out);
 std::string libtiff_version();
 // tiff_writer.cpp: LZW, gray, gray+alpha, RGB or RGBA, 8 or 16 bits; the
-// metadata's ICC profile (tag 34675), XMP packet (700) and orientation
-// (274, where not 1), never its EXIF (metadata_to_write leaves it out).
-Bytes encode_tiff(const Image& img, const Metadata& metadata = {});
+// metadata's ICC profile (tag 34675), XMP packet (700), orientation (274,
+// where not 1 or where the EXIF block holds one) and EXIF as tags; what of
+// the EXIF it could not carry is said in `notes`.
+Bytes encode_tiff(const Image& img, const Metadata& metadata = {}, std::vector<std::string>* notes = nullptr);
 #endif
 
 // webp_codec.cpp: libwebp. Decodes a still image to RGB, or RGBA where the

@@ -159,15 +159,17 @@ PngSettings png_settings(int level) {
   return {PngFilter::adaptive, PngStrategy::lz77, level};
 }
 
-// `metadata`: what the format holds of it (metadata_to_write).
-Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Metadata& metadata) {
+// `metadata`: what the format holds of it (metadata_to_write); what the
+// encoder still could not carry of it is added to `notes`.
+Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Metadata& metadata,
+             std::vector<std::string>& notes) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level), png_metadata_chunks(metadata));
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample, metadata);
   if (format == Format::webp) return webp_with_metadata(encode_webp(img), metadata);
   if (format == Format::pnm) return encode_pnm(img);
   if (format == Format::bmp && img.channels == 1) return encode_gray_bmp(img);
 #if GPUIMG_WITH_TIFF
-  if (format == Format::tiff) return encode_tiff(img, metadata);
+  if (format == Format::tiff) return encode_tiff(img, metadata, &notes);
 #endif
   return encode_with_stb(img, format);
 }
@@ -358,8 +360,8 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
   Bytes encoded;
   try {
     const bool as_is = layout.channels == img.channels && layout.depth == img.depth;
-    encoded = as_is ? encode(img, format.format, opts, kept)
-                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts, kept);
+    encoded = as_is ? encode(img, format.format, opts, kept, notes)
+                    : encode(convert_layout(img, layout.channels, layout.depth), format.format, opts, kept, notes);
   } catch (const CodecFailure& e) {
     throw OutputError(path, e.what());
   } catch (const std::bad_alloc&) {

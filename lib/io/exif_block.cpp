@@ -6,11 +6,13 @@
 
 #include <libexif/exif-data.h>
 #include <libexif/exif-log.h>
+#include <libexif/exif-mem.h>
 #include <libexif/exif-utils.h>
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -72,6 +74,39 @@ struct Loaded {
   }
 };
 
+std::vector<ExifItem> items_of(const ExifContent* ifd) {
+  std::vector<ExifItem> items;
+  for (unsigned i = 0; ifd && i < ifd->count; ++i) {
+    const ExifEntry* e = ifd->entries[i];
+    if (!e) continue;
+    ExifItem item{static_cast<std::uint16_t>(e->tag), static_cast<std::uint16_t>(e->format),
+                  static_cast<std::uint32_t>(e->components), {}};
+    if (e->data) item.value.assign(e->data, e->data + e->size);
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+using ExifMemPtr = std::unique_ptr<ExifMem, void (*)(ExifMem*)>;
+
+void add_items(ExifMem* mem, ExifContent* ifd, std::vector<ExifItem> items) {
+  std::sort(items.begin(), items.end(), [](const ExifItem& a, const ExifItem& b) { return a.tag < b.tag; });
+  for (const ExifItem& item : items) {
+    const std::unique_ptr<ExifEntry, void (*)(ExifEntry*)> e(exif_entry_new_mem(mem), exif_entry_unref);
+    if (!e) throw std::bad_alloc();
+    e->tag = static_cast<ExifTag>(item.tag);
+    e->format = static_cast<ExifFormat>(item.type);
+    e->components = item.count;
+    if (!item.value.empty()) {
+      e->data = static_cast<unsigned char*>(exif_mem_alloc(mem, static_cast<ExifLong>(item.value.size())));
+      if (!e->data) throw std::bad_alloc();
+      std::copy(item.value.begin(), item.value.end(), e->data);
+      e->size = static_cast<unsigned int>(item.value.size());
+    }
+    exif_content_add_entry(ifd, e.get());  // a second entry of a tag is refused: the first stays
+  }
+}
+
 }  // namespace
 
 ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
@@ -111,6 +146,37 @@ std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif) {
     break;
   }
   return exif;
+}
+
+ExifEntries exif_entries(const std::vector<std::uint8_t>& exif) {
+  ExifEntries out;
+  if (exif.size() > 0xffffffffu - sizeof kExifHeader) return out;
+  const Loaded loaded(exif);
+  const ExifData* d = loaded.data.get();
+  out.big_endian = exif_data_get_byte_order(loaded.data.get()) == EXIF_BYTE_ORDER_MOTOROLA;
+  out.image = items_of(d->ifd[EXIF_IFD_0]);
+  out.exif = items_of(d->ifd[EXIF_IFD_EXIF]);
+  out.gps = items_of(d->ifd[EXIF_IFD_GPS]);
+  out.interoperability = d->ifd[EXIF_IFD_INTEROPERABILITY] ? d->ifd[EXIF_IFD_INTEROPERABILITY]->count : 0;
+  out.thumbnail = d->size > 0 || (d->ifd[EXIF_IFD_1] && d->ifd[EXIF_IFD_1]->count > 0);
+  return out;
+}
+
+std::vector<std::uint8_t> exif_saved(const ExifEntries& entries) {
+  const ExifMemPtr mem(exif_mem_new_default(), exif_mem_unref);
+  if (!mem) throw std::bad_alloc();
+  const ExifDataPtr data(exif_data_new_mem(mem.get()), exif_data_unref);
+  if (!data) throw std::bad_alloc();
+  exif_data_set_byte_order(data.get(), entries.big_endian ? EXIF_BYTE_ORDER_MOTOROLA : EXIF_BYTE_ORDER_INTEL);
+  add_items(mem.get(), data->ifd[EXIF_IFD_0], entries.image);
+  add_items(mem.get(), data->ifd[EXIF_IFD_EXIF], entries.exif);
+  add_items(mem.get(), data->ifd[EXIF_IFD_GPS], entries.gps);
+  unsigned char* saved = nullptr;
+  unsigned int size = 0;
+  exif_data_save_data(data.get(), &saved, &size);
+  const std::unique_ptr<unsigned char, void (*)(unsigned char*)> held(saved, [](unsigned char* p) { std::free(p); });
+  if (!saved || size < sizeof kExifHeader) throw std::bad_alloc();  // libexif saves nothing only when out of memory
+  return std::vector<std::uint8_t>(saved + sizeof kExifHeader, saved + size);
 }
 
 }  // namespace gpuimg

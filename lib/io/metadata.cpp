@@ -95,13 +95,9 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
     m.icc.clear();
   }
   if (format == Format::tiff) {
-    // A TIFF's EXIF is an IFD of the file itself, which libtiff would write
-    // back tag by tag, changing bytes (rationals), and which libexif cannot
-    // build: none rather than a changed block. Its Orientation tag stands
-    // in for EXIF's, where the pixels were kept as stored.
+    // EXIF goes in as tags (tiff_exif.hpp; the encoder says what it left
+    // out), and the TIFF's Orientation tag stands in for EXIF's.
     m.orientation = given.orientation;
-    if (!m.exif.empty()) notes.push_back("TIFF output carries no EXIF" + without(1));
-    m.exif.clear();
     return m;
   }
   // Kept as stored (--no-auto-orient), a TIFF's own Orientation tag has no

@@ -22,6 +22,7 @@
 #include "backends.hpp"
 #include "frames.hpp"
 #include "metadata_formats.hpp"
+#include "tiff_exif.hpp"
 #include "tiff_memory.hpp"
 
 namespace gpuimg {
@@ -439,6 +440,8 @@ void read_tiff_metadata(const Bytes& file, int frame, Metadata& out) {
     out.ignored.push_back("the ICC profile of a TIFF (" + problem + ")");
     out.icc.clear();
   }
+  // Last: it reads the Exif and GPS IFDs in the page's place.
+  out.exif = exif_from_tiff(tif.get(), file, out.ignored, messages.first);
 }
 
 std::string libtiff_version() {

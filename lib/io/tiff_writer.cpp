@@ -1,6 +1,7 @@
 // TIFF written through libtiff, which reads it too (tiff_codec.cpp):
 // LZW with the horizontal predictor, as OpenCV wrote it before; gray, RGB
-// or RGBA (unassociated alpha), 8 or 16 bits, into bytes in memory.
+// or RGBA (unassociated alpha), 8 or 16 bits, into bytes in memory. EXIF
+// goes in as tags (tiff_exif.hpp), the file in the block's byte order.
 #include <tiffio.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <memory>
 
 #include "backends.hpp"
+#include "tiff_exif.hpp"
 #include "tiff_memory.hpp"
 
 namespace gpuimg {
@@ -60,20 +62,23 @@ int on_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 
 }  // namespace
 
-Bytes encode_tiff(const Image& img, const Metadata& metadata) {
+Bytes encode_tiff(const Image& img, const Metadata& metadata, std::vector<std::string>* notes) {
   GrowingFile file;
   std::string problem;
   const std::unique_ptr<TIFFOpenOptions, void (*)(TIFFOpenOptions*)> opts(TIFFOpenOptionsAlloc(), TIFFOpenOptionsFree);
   if (!opts) throw std::bad_alloc();
   TIFFOpenOptionsSetErrorHandlerExtR(opts.get(), on_error, &problem);
   TIFFOpenOptionsSetWarningHandlerExtR(opts.get(), on_warning, nullptr);
+  TiffExifWriter exif(metadata.exif);
   // "w8": BigTIFF where a classic file's 32-bit offsets could not reach.
-  const bool big = img.data.size() > (std::uint64_t{1} << 31);
-  TIFF* raw = TIFFClientOpenExt("", big ? "w8" : "w", &file, read_proc, write_proc, seek_proc, close_proc, size_proc,
-                                map_proc, unmap_proc, opts.get());
+  std::string mode = img.data.size() > (std::uint64_t{1} << 31) ? "w8" : "w";
+  if (!exif.empty()) mode += exif.big_endian() ? 'b' : 'l';
+  TIFF* raw = TIFFClientOpenExt("", mode.c_str(), &file, read_proc, write_proc, seek_proc, close_proc, size_proc, map_proc,
+                                unmap_proc, opts.get());
   const auto failed = [&] { return CodecFailure("cannot encode TIFF (libtiff: " + problem + ")"); };
   if (!raw) throw failed();
   std::unique_ptr<TIFF, void (*)(TIFF*)> tif(raw, TIFFClose);
+  if (!exif.write_directories(raw)) throw failed();
   const int bits = img.depth == Depth::U16 ? 16 : 8;
   const bool colour = img.channels >= 3;
   TIFFSetField(raw, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(img.width));
@@ -93,7 +98,9 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata) {
     TIFFSetField(raw, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata.icc.size()), metadata.icc.data());
   if (!metadata.xmp.empty())
     TIFFSetField(raw, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()), metadata.xmp.data());
-  if (metadata.orientation != 1) TIFFSetField(raw, TIFFTAG_ORIENTATION, static_cast<std::uint16_t>(metadata.orientation));
+  if (metadata.orientation != 1 || exif.holds_orientation())
+    TIFFSetField(raw, TIFFTAG_ORIENTATION, static_cast<std::uint16_t>(metadata.orientation));
+  exif.set_image_tags(raw);
   const std::uint32_t rows = TIFFDefaultStripSize(raw, 0);
   TIFFSetField(raw, TIFFTAG_ROWSPERSTRIP, rows);
   const std::size_t row_bytes = img.data.size() / static_cast<std::size_t>(img.height);
@@ -108,6 +115,9 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata) {
   if (!TIFFWriteDirectory(raw)) throw failed();
   TIFFClose(tif.release());  // it may still write: before the bytes are taken
   if (!problem.empty()) throw failed();
+  exif.patch(file.bytes);
+  const std::string note = exif.note();
+  if (notes && !note.empty()) notes->push_back(note);
   return std::move(file.bytes);
 }
 

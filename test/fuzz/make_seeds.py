@@ -82,6 +82,36 @@ def exif(orientation):
     return b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0) + b"gpuimg-seed\x00"
 
 
+def tiff_exif():
+    """A little-endian 2x2 gray TIFF, byte by byte: IFD0 with Make and the
+    Exif and GPS IFD pointers; the Exif IFD with ExposureTime 1/250 and ISO
+    200; the GPS IFD with LatitudeRef and Latitude."""
+    def ifd(entries, at):
+        """entries: (tag, type, count, value bytes); values past 4 bytes after the IFD."""
+        data_at = at + 2 + 12 * len(entries) + 4
+        head, data = struct.pack("<H", len(entries)), b""
+        for tag, kind, count, value in entries:
+            if len(value) <= 4:
+                head += struct.pack("<HHI", tag, kind, count) + value.ljust(4, b"\0")
+            else:
+                head += struct.pack("<HHII", tag, kind, count, data_at + len(data))
+                data += value
+        return head + struct.pack("<I", 0) + data
+
+    short = lambda v: struct.pack("<H", v)
+    long_ = lambda v: struct.pack("<I", v)
+    gps = ifd([(1, 2, 2, b"N\0"), (2, 5, 3, struct.pack("<6I", 52, 1, 30, 1, 1234, 100))], 8)
+    exif_at = 8 + len(gps)
+    exif_ifd = ifd([(0x829A, 5, 1, struct.pack("<2I", 1, 250)), (0x8827, 3, 1, short(200))], exif_at)
+    image_at = exif_at + len(exif_ifd)
+    pixels_at = image_at + 2 + 12 * 13 + 4 + 8  # after IFD0 and its Make
+    image = ifd([(256, 3, 1, short(2)), (257, 3, 1, short(2)), (258, 3, 1, short(8)), (259, 3, 1, short(1)),
+                 (262, 3, 1, short(1)), (271, 2, 8, b"fuzzcam\0"), (273, 4, 1, long_(pixels_at)), (274, 3, 1, short(6)),
+                 (277, 3, 1, short(1)), (278, 3, 1, short(2)), (279, 4, 1, long_(4)), (34665, 4, 1, long_(exif_at)),
+                 (34853, 4, 1, long_(8))], image_at)
+    return b"II*\0" + struct.pack("<I", image_at) + gps + exif_ifd + image + bytes([10, 20, 30, 40])
+
+
 def icc(size, space=b"RGB "):
     body = bytes((i * 31 + 7) & 0xFF for i in range(size - 4))
     return struct.pack(">I", size) + body[:12] + space + body[16:]
@@ -141,10 +171,11 @@ def decode_seeds():
         "jpeg_rgb_progressive.jpg": pillow("RGB", "JPEG", quality=90, progressive=True),
         # Metadata, read as the processing command reads it: an ICC profile
         # in two APP2 chunks, EXIF orientation 6; PNG's iCCP, eXIf and iTXt;
-        # TIFF's ICC profile and Orientation.
+        # TIFF's ICC profile and Orientation, and its Exif and GPS IFDs.
         "jpeg_metadata.jpg": pillow("RGB", "JPEG", quality=90, exif=b"Exif\x00\x00" + exif(6), icc_profile=icc(70000)),
         "png_metadata.png": png_metadata(),
         "tiff_metadata.tif": pillow("RGB", "TIFF", icc_profile=icc(300), tiffinfo={274: 8}),
+        "tiff_exif.tif": tiff_exif(),
         "tiff_rgb.tif": pillow("RGB", "TIFF"),
         "tiff_rgba_lzw.tif": pillow("RGBA", "TIFF", compression="tiff_lzw"),
         "tiff_gray16.tif": pillow("I;16", "TIFF"),

@@ -121,24 +121,25 @@ inline FileItems jpeg_items(const Bytes& jpg) {
   return out;
 }
 
-// IFD0's ICC profile (34675) and XMP packet (700) of a classic
-// little-endian TIFF, as libtiff writes one here; every tag number in
-// `kinds` (34665 would be an Exif IFD).
+// IFD0's ICC profile (34675) and XMP packet (700) of a classic TIFF, as
+// libtiff writes one here (big-endian for a big-endian EXIF block); every
+// tag number in `kinds` (34665: an Exif IFD).
 inline FileItems tiff_items(const Bytes& tif) {
   FileItems out;
-  const auto le = [&](std::size_t at, int n) {
+  if (tif.size() < 8 || (tif[0] != 'I' && tif[0] != 'M')) return out;
+  const bool big_endian = tif[0] == 'M';
+  const auto get = [&](std::size_t at, int n) {
     std::uint32_t v = 0;
-    for (int i = n - 1; i >= 0; --i) v = v << 8 | tif[at + i];
+    for (int i = 0; i < n; ++i) v |= std::uint32_t{tif[at + i]} << 8 * (big_endian ? n - 1 - i : i);
     return v;
   };
-  if (tif.size() < 8 || tif[0] != 'I') return out;
-  const std::size_t ifd = le(4, 4);
-  for (std::size_t i = 0, n = le(ifd, 2); i < n; ++i) {
+  const std::size_t ifd = get(4, 4);
+  for (std::size_t i = 0, n = get(ifd, 2); i < n; ++i) {
     const std::size_t e = ifd + 2 + 12 * i;
-    const std::uint32_t tag = le(e, 2), count = le(e + 4, 4);
+    const std::uint32_t tag = get(e, 2), count = get(e + 4, 4);
     out.kinds.push_back(std::to_string(tag));
     // Types BYTE and UNDEFINED: one byte each, in the entry up to 4.
-    const std::uint8_t* data = tif.data() + (count <= 4 ? e + 8 : le(e + 8, 4));
+    const std::uint8_t* data = tif.data() + (count <= 4 ? e + 8 : get(e + 8, 4));
     if (tag == 34675) out.icc.assign(data, data + count);
     if (tag == 700) out.xmp.assign(data, data + count);
   }
