@@ -150,6 +150,20 @@ TEST(AutoOrientInPlace, ABlockPastWhatLibexifReadsKeepsEveryOtherByte) {
   EXPECT_EQ(headed_read.metadata.exif, exif_block(1, true));
 }
 
+// EXIF's Orientation is a SHORT; a LONG one (some writers') is applied too,
+// and set to 1 as a LONG.
+TEST(AutoOrientInPlace, AnOrientationOfTypeLongIsAppliedAndSetToOne) {
+  TempDir dir;
+  for (bool big_endian : {false, true}) {
+    const Image stored = random_image(5, 3, 3, Depth::U8, 12);
+    write_with(dir.file("long.png"), stored, metadata_of({}, exif_block(6, big_endian, true), ""));
+    const UprightImage read = read_planned(dir.file("long.png"), {}, ReadOptions{});
+    EXPECT_EQ(read.turned, 6);
+    EXPECT_EQ(read.image.data, upright_reference(stored, 6).data);
+    EXPECT_EQ(read.metadata.exif, exif_block(1, big_endian, true)) << "the tag set in place, nothing else";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Orientations, AutoOrient,
                          testing::Combine(testing::Range(1, 9), testing::Values(Depth::U8, Depth::U16),
                                           testing::Range(1, 5)));

@@ -68,9 +68,15 @@ struct Loaded {
     return data->size == 0;  // the thumbnail
   }
 
-  ExifEntry* orientation() const {
-    ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-    return e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 && e->size >= 2 ? e : nullptr;
+  // EXIF makes it a SHORT; some writers make it a LONG, which ImageMagick
+  // and Pillow apply too.
+  int orientation() const {
+    const ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (!e || e->components < 1 || !e->data) return 0;
+    const ExifByteOrder order = exif_data_get_byte_order(data.get());
+    if (e->format == EXIF_FORMAT_SHORT && e->size >= 2) return exif_get_short(e->data, order);
+    if (e->format == EXIF_FORMAT_LONG && e->size >= 4) return static_cast<int>(std::min<ExifLong>(exif_get_long(e->data, order), 9));
+    return 0;
   }
 };
 
@@ -115,17 +121,14 @@ ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
   const Loaded loaded(exif);
   if (loaded.complaints.corrupt) return {true, std::string("libexif: ") + loaded.complaints.first, 1};
   if (loaded.empty()) return {true, "no entry libexif can read", 1};
-  if (const ExifEntry* e = loaded.orientation()) {
-    const int v = exif_get_short(e->data, exif_data_get_byte_order(loaded.data.get()));
-    if (v >= 1 && v <= 8) out.orientation = v;
-  }
+  if (const int v = loaded.orientation(); v >= 1 && v <= 8) out.orientation = v;
   return out;
 }
 
 // The walk libexif's orientation() makes, over IFD0 alone and bounded by
 // the block: TIFF's byte order, IFD0's offset, its entries of 12 bytes, the
-// one tagged 0x0112 of type SHORT (3) and at least one value, which sits in
-// the entry itself.
+// one tagged 0x0112 of type SHORT (3) or LONG (4) and at least one value,
+// which sits in the entry itself.
 std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif) {
   const std::size_t n = exif.size();
   if (n < 8 || exif[0] != exif[1] || (exif[0] != 'I' && exif[0] != 'M')) return exif;
@@ -140,9 +143,10 @@ std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif) {
   const std::size_t entries = std::min<std::size_t>(read(ifd, 2), (n - ifd - 2) / 12);
   for (std::size_t i = 0; i < entries; ++i) {
     const std::size_t e = ifd + 2 + 12 * i;
-    if (read(e, 2) != 0x0112 || read(e + 2, 2) != 3 || read(e + 4, 4) < 1) continue;
-    exif[e + 8] = little ? 1 : 0;
-    exif[e + 9] = little ? 0 : 1;
+    const std::uint32_t type = read(e, 2) == 0x0112 ? read(e + 2, 2) : 0;
+    if ((type != 3 && type != 4) || read(e + 4, 4) < 1) continue;
+    const int bytes = type == 3 ? 2 : 4;
+    for (int k = 0; k < bytes; ++k) exif[e + 8 + k] = k == (little ? 0 : bytes - 1) ? 1 : 0;
     break;
   }
   return exif;

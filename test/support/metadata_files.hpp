@@ -15,8 +15,9 @@
 namespace gpuimg::test {
 
 // A TIFF-structured EXIF block: IFD0 holding Orientation and Make, in
-// either byte order.
-inline Bytes exif_block(int orientation, bool big_endian = false) {
+// either byte order; Orientation one SHORT, as EXIF says, or one LONG, as
+// some writers put it.
+inline Bytes exif_block(int orientation, bool big_endian = false, bool as_long = false) {
   const auto put = [&](Bytes& b, std::uint64_t v, int n) { big_endian ? put_be(b, v, n) : put_le(b, v, n); };
   Bytes b = big_endian ? Bytes{'M', 'M', 0, 42} : Bytes{'I', 'I', 42, 0};
   put(b, 8, 4);  // IFD0 right after the header
@@ -25,11 +26,15 @@ inline Bytes exif_block(int orientation, bool big_endian = false) {
   put(b, 2, 2);
   put(b, 12, 4);
   put(b, 8 + 2 + 2 * 12 + 4, 4);
-  put(b, 0x0112, 2);  // Orientation: one SHORT, in the entry
-  put(b, 3, 2);
+  put(b, 0x0112, 2);  // Orientation: one value, in the entry
+  put(b, as_long ? 4 : 3, 2);
   put(b, 1, 4);
-  put(b, static_cast<std::uint64_t>(orientation), 2);
-  put(b, 0, 2);
+  if (as_long) {
+    put(b, static_cast<std::uint64_t>(orientation), 4);
+  } else {
+    put(b, static_cast<std::uint64_t>(orientation), 2);
+    put(b, 0, 2);
+  }
   put(b, 0, 4);  // no IFD1
   const char make[12] = "gpuimg-test";
   b.insert(b.end(), make, make + 12);
