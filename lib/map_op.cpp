@@ -41,14 +41,14 @@ double instruction_ns(expr::Code code) {
 
 const char* Map::check(const Params& p) {
   const std::size_t given = programs(p).size();
-  return given == 1 || given == 3 ? nullptr : "EXPR must give one expression, or three between ';' (one a colour channel)";
+  return given == 1 || given == 3 ? nullptr : "EXPR must give one expression, or three between ';' (one for each colour channel)";
 }
 
 Shape Map::plan(Params& p, const Shape& in) {
   const std::size_t given = programs(p).size();
   const int colours = colour_channels(in);
   if (given > 1 && given != static_cast<std::size_t>(colours))
-    throw PlanError("EXPR gives " + std::to_string(given) + " expressions, one a channel, but the image has " +
+    throw PlanError("EXPR gives " + std::to_string(given) + " expressions, one for each colour channel, but the image has " +
                     std::to_string(colours) + " colour channel" + (colours == 1 ? "" : "s"));
   return in;
 }

@@ -137,7 +137,7 @@ std::string param_form(const ParamSpec& spec) {
     case ParamType::choice: return "one of " + choice_list(spec);
     case ParamType::expression:
       return "made of numbers, the names above and pi, e; + - * / % (fmod) ^ (power), < <= > >= == !=, && || !, "
-             "c ? a : b, parentheses; min max (2 or more) clamp abs sign floor ceil round trunc sqrt exp log log2 log10 "
+             "c ? a : b, parentheses; min max (2 or more) clamp abs sign floor ceil round trunc sqrt exp log (natural; ImageMagick's is log10) log2 log10 "
              "pow sin cos tan asin acos atan atan2 hypot mix step smoothstep (README: Expressions)";
   }
   return "";

@@ -149,7 +149,7 @@ TEST(MapOp, ExpressionsForMoreChannelsThanTheImageHasAreRefusedWhenPlanned) {
       plan_pipeline({parse_stage("map", {"v;v;v"})}, Shape{5, 5, channels, 1}, UINT64_MAX, "in.png");
       ADD_FAILURE() << "planned for " << channels << " channels";
     } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()), "in.png: stage 1 (map EXPR=v;v;v): EXPR gives 3 expressions, one a channel, "
+      EXPECT_EQ(std::string(e.what()), "in.png: stage 1 (map EXPR=v;v;v): EXPR gives 3 expressions, one for each colour channel, "
                                        "but the image has 1 colour channel");
     }
   }
@@ -163,7 +163,7 @@ TEST(MapOp, TwoOrFourExpressionsAreRefusedAsWritten) {
       parse_stage("map", {text});
       ADD_FAILURE() << text << " was taken";
     } catch (const UsageError& e) {
-      EXPECT_EQ(std::string(e.what()), "--map: EXPR must give one expression, or three between ';' (one a colour channel)");
+      EXPECT_EQ(std::string(e.what()), "--map: EXPR must give one expression, or three between ';' (one for each colour channel)");
     }
   }
 }
