@@ -34,7 +34,12 @@ void on_log(ExifLog*, ExifLogCode code, const char* domain, const char* format, 
   auto* c = static_cast<Complaints*>(data);
   if (code != EXIF_LOG_CODE_CORRUPT_DATA && code != EXIF_LOG_CODE_NO_MEMORY) return;  // debug messages
   if (domain && std::strncmp(domain, "ExifMnote", 9) == 0) return;
-  if (!c->corrupt) std::vsnprintf(c->first, sizeof c->first, format, args);
+  if (!c->corrupt) {
+    std::vsnprintf(c->first, sizeof c->first, format, args);
+    // The warning's line ends in gpuimg's own words: libexif's full stop goes.
+    const std::size_t n = std::strlen(c->first);
+    if (n > 0 && c->first[n - 1] == '.') c->first[n - 1] = '\0';
+  }
   c->corrupt = true;
 }
 
