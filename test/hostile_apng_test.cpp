@@ -95,10 +95,10 @@ TEST(HostileApng, BrokenAnimationsAreRefusedNamingTheProblem) {
       {with_chunk_data(good, find_chunk(good, "fcTL", 2), Bytes(25, 0)),
        "corrupt APNG (the fcTL chunk at " + at_byte(good, "fcTL", 2) + " holds 25 bytes, not 26)"},
   };
-  for (const auto& [file, message] : cases) {
-    SCOPED_TRACE(message);
+  for (const auto& c : cases) {  // not a structured binding: C++17 lambdas cannot capture one
+    SCOPED_TRACE(c.second);
     for (const int k : {kNoFrame, 0, 2})
-      EXPECT_EQ(error_of<InputError>([&] { decode_image_bytes("a.png", file, frame(k)); }), "a.png: " + message);
+      EXPECT_EQ(error_of<InputError>([&] { decode_image_bytes("a.png", c.first, frame(k)); }), "a.png: " + c.second);
   }
   // Data that inflates wrong is libpng's to name, as the frame's.
   const std::string inflated = error_of<InputError>([&] { decode_image_bytes("a.png", deflate_broken, frame(2)); });
