@@ -11,16 +11,11 @@
 
 #include "apng_files.hpp"
 #include "error_text.hpp"
+#include "frame_options.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {
 namespace {
-
-ReadOptions frame(int k) {
-  ReadOptions opts;
-  opts.frame = k;
-  return opts;
-}
 
 // Opaque frames of the canvas size, lossless: the animation shows frame k
 // exactly as given, whatever sub-rectangles the encoder chose to store.

@@ -11,6 +11,7 @@
 
 #include "apng_files.hpp"
 #include "error_text.hpp"
+#include "frame_options.hpp"
 #include "image_compare.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
@@ -21,12 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kDir = std::string(GPUIMG_TEST_DATA_DIR) + "/apng/";
-
-ReadOptions frame(int k) {
-  ReadOptions opts;
-  opts.frame = k;
-  return opts;
-}
 
 // Pillow composes gray and RGB animations without alpha, a cleared area
 // black: gpuimg's frame there has the same colour, alpha 0 or opaque.

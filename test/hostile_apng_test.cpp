@@ -11,18 +11,13 @@
 
 #include "apng_files.hpp"
 #include "error_text.hpp"
+#include "frame_options.hpp"
 #include "image_compare.hpp"
 #include "random_image.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {
 namespace {
-
-ReadOptions frame(int k) {
-  ReadOptions opts;
-  opts.frame = k;
-  return opts;
-}
 
 // Three frames of 6x4 RGBA: the default image, then two at offsets.
 std::vector<ApngFrameSpec> three_frames() {

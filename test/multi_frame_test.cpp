@@ -9,6 +9,7 @@
 
 #include "crafted_files.hpp"
 #include "error_text.hpp"
+#include "frame_options.hpp"
 #include "run_binary.hpp"
 #if GPUIMG_WITH_TIFF
 #include "tiff_files.hpp"
@@ -18,12 +19,6 @@ namespace gpuimg::test {
 namespace {
 
 constexpr std::uint16_t kW = 7, kH = 3;  // off every tile grid
-
-ReadOptions frame(int k) {
-  ReadOptions opts;
-  opts.frame = k;
-  return opts;
-}
 
 // Frame k of the test GIF covers the screen but for frame 2, which covers
 // only its top-left 2x2 pixels: the rest shows frame 1 (no disposal).
