@@ -17,6 +17,8 @@
 #include <memory>
 #include <new>
 
+#include "header_dims.hpp"
+
 namespace gpuimg {
 namespace {
 
@@ -139,9 +141,7 @@ std::vector<std::uint8_t> exif_upright(std::vector<std::uint8_t> exif) {
   if (n < 8 || exif[0] != exif[1] || (exif[0] != 'I' && exif[0] != 'M')) return exif;
   const bool little = exif[0] == 'I';
   const auto read = [&](std::size_t at, int bytes) {
-    std::uint32_t v = 0;
-    for (int i = 0; i < bytes; ++i) v |= std::uint32_t{exif[at + i]} << 8 * (little ? i : bytes - 1 - i);
-    return v;
+    return static_cast<std::uint32_t>(detail::read_uint(exif, at, bytes, !little));
   };
   const std::uint32_t ifd = read(4, 4);
   if (ifd > n - 2) return exif;

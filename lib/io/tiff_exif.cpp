@@ -5,9 +5,12 @@
 #include <map>
 
 #include "backends.hpp"
+#include "header_dims.hpp"
 
 namespace gpuimg {
 namespace {
+
+using detail::read_uint;
 
 // IFD0's tags that TIFF defines for the image and EXIF shares, text all:
 // ImageDescription, Make, Model, Software, DateTime, Artist, HostComputer,
@@ -29,12 +32,6 @@ std::size_t type_size(std::uint16_t type) {
     case TIFF_RATIONAL: case TIFF_SRATIONAL: case TIFF_DOUBLE: case TIFF_LONG8: case TIFF_SLONG8: case TIFF_IFD8: return 8;
     default: return 0;
   }
-}
-
-std::uint64_t read_uint(const Bytes& b, std::size_t at, std::size_t n, bool big_endian) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{b[at + i]} << 8 * (big_endian ? n - 1 - i : i);
-  return v;
 }
 
 // Text as TIFF stores it: up to the first NUL, which ends it.
