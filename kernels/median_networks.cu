@@ -19,6 +19,7 @@
 
 #include "median_paths.hpp"
 #include "median_select.hpp"
+#include "pair_min_max.cuh"
 #include "median_tile.cuh"
 
 namespace gpuimg {
@@ -31,23 +32,6 @@ constexpr int kWarps = kTileH / 2;
 // ptxas gave R = 3 64 registers and spilled; asked for two blocks it gives
 // R = 2 and 3 up to 128 spill-free, and R = 1 needs 48 to 64.
 template <int R> constexpr int kMinBlocks = R == 1 ? 0 : 2;
-
-// Lane by lane min and max of two 16-bit samples a word.
-struct PairMinMax {
-  __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }
-  __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return __vmaxu2(a, b); }
-  __device__ static std::uint32_t lo3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return __vimin3_u16x2(a, b, c);
-  }
-  __device__ static std::uint32_t hi3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return __vimax3_u16x2(a, b, c);
-  }
-  // Of three values, the one neither smallest nor largest: all three
-  // XORed with those two.
-  __device__ static std::uint32_t mid3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return a ^ b ^ c ^ lo3(a, b, c) ^ hi3(a, b, c);
-  }
-};
 
 template <class T, int C, int R> struct NetworkTile {
   static constexpr int kPixelBytes = C * static_cast<int>(sizeof(T));

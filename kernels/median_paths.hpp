@@ -6,6 +6,11 @@
 
 namespace gpuimg {
 
+// R = 1 where the word rows skeleton takes the image and no tables come
+// with the stage: each row sorted across once, a word of samples at a time.
+bool fits_median_words(const CudaStage& s, int radius);
+cudaError_t launch_median_words(const CudaStage& s);
+
 // R = 1 to Median::kMaxGpuNetworkRadius, either depth: selection networks
 // in registers over a shared-memory tile.
 cudaError_t launch_median_networks(const CudaStage& s, int radius);

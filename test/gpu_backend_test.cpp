@@ -146,6 +146,29 @@ TEST(GpuBackend, MedianNetworksAtTileEdges) {
   expect_every_radius_agrees("median", 1, Median::kMaxGpuNetworkRadius, sizes, 300);
 }
 
+// R = 1 on rows of whole words, pixels of at most a word (median_words.cu,
+// the word rows skeleton): row lengths around a warp's 32 words and a
+// block's 256, with the image's edges inside and at the ends of warps;
+// heights around the row bands and batches of 8. Rows not of whole words
+// and larger pixels take the networks above.
+TEST(GpuBackend, MedianWordRows) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 90;
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels = 1; channels <= 4; ++channels) {
+      const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
+      if (pixel_bytes > 4) continue;
+      for (int words : {1, 3, 31, 32, 33, 255, 256, 257, 771})
+        for (int height : {1, 2, 9, 70, 300}) {
+          if (words * 4 % pixel_bytes != 0) continue;
+          const int width = words * 4 / pixel_bytes;
+          SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(channels) +
+                       (d == Depth::U8 ? " 8-bit" : " 16-bit"));
+          expect_backends_agree(random_image(width, height, channels, d, seed++), {parse_stage("median", {"1"})});
+        }
+    }
+}
+
 // Past the networks: 8-bit images take a sliding histogram per sample
 // column over bands of at least 64 rows (median_histogram.cu), 16-bit ones
 // a radix select over 32x16 tiles (median_radix.cu). Every radius, at
