@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "gaussian_paths.hpp"
 #include "gaussian_store.cuh"
 
 namespace gpuimg {
@@ -167,6 +168,7 @@ template <class T> cudaError_t launch_unsharp(const CudaStage& s, const Unsharp:
 }  // namespace
 
 int Gaussian::launch(const CudaStage& s, const Params&) {
+  if (const int r = s.host_data[0]; fits_gaussian_words(s, r)) return launch_gaussian_words(s, r);
   return s.in.bytes == 1 ? launch_blur<std::uint8_t>(s) : launch_blur<std::uint16_t>(s);
 }
 

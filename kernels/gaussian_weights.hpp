@@ -59,6 +59,10 @@ template <> struct GaussianSums<std::uint16_t> {
 // holds its column's 2r + 1 samples in registers); past them two passes
 // through the stage's scratch (kernels/gaussian.cu).
 constexpr int kMaxOnePassGaussianRadius = 12;
+// Of those, the radii 8-bit images with rows of whole words take through
+// kernels/gaussian_words.cu, each thread keeping 2r + 4 rows of four sums
+// in registers.
+constexpr int kMaxGaussianWordsRadius = 9;
 inline bool gaussian_one_pass(int r) { return r >= 1 && r <= kMaxOnePassGaussianRadius; }
 
 // A stage's data: r, then w_0..w_r (w_i for -i too).

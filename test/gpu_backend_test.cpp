@@ -264,6 +264,29 @@ TEST(GpuBackend, GaussianEveryOnePassRadius) {
   }
 }
 
+// 8-bit rows of whole words (gaussian_words.cu) at every radius it takes
+// and the first past it: row lengths around a warp's 32 words and a
+// block's 128, some shorter than the halo, with the image's edges inside
+// and at the ends of warps; heights around the batches of 4 rows, some
+// shorter than the radius.
+TEST(GpuBackend, GaussianWordRows) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 1300;
+  for (int r = 1; r <= kMaxGaussianWordsRadius + 1; ++r) {
+    const std::string sigma = std::to_string((r - 0.5) / 3);  // ceil(3S) = r
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int words : {1, 3, 31, 32, 33, 129, 257})
+        for (int height : {1, 3, 70}) {
+          if (words * 4 % channels != 0) continue;
+          const int width = words * 4 / channels;
+          SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                       std::to_string(channels));
+          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++),
+                                {parse_stage("gaussian", {sigma})});
+        }
+  }
+}
+
 // The benchmark's sizes of σ, on Full HD images and in pipelines with
 // the other kinds of stage.
 TEST(GpuBackend, GaussianFullHd) {

@@ -1,0 +1,14 @@
+#pragma once
+// --gaussian's word rows path (gaussian_words.cu), which gaussian.cu takes
+// before its others where it fits: 8-bit images whose rows are whole words,
+// pixels of at most a word, radii up to kMaxGaussianWordsRadius (S <= 3,
+// gaussian_weights.hpp) and no tables around the stage.
+#include "cuda_launch.hpp"
+#include "gaussian_weights.hpp"
+
+namespace gpuimg {
+
+bool fits_gaussian_words(const CudaStage& s, int r);
+cudaError_t launch_gaussian_words(const CudaStage& s, int r);
+
+}  // namespace gpuimg
