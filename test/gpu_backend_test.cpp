@@ -301,6 +301,28 @@ TEST(GpuBackend, GaussianFullHd) {
     }
 }
 
+// --resize's passes (resample.cu): along x, strips of 128 output pixels
+// over 8 rows with their weights and input run in shared memory; along y,
+// a word of samples a thread where rows are whole words and no alpha is
+// divided out, else a pixel a thread. Widths around the strips, rows
+// around the row groups, either axis alone and both, shrinking and
+// enlarging, every filter, depth and channel count.
+TEST(GpuBackend, ResizeStripsAndColumnWords) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 1700;
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels = 1; channels <= 4; ++channels)
+      for (auto [w, h] : {std::pair{1, 1}, std::pair{129, 9}, std::pair{260, 17}, std::pair{1001, 40}}) {
+        const Image in = random_image(w, h, channels, d, seed++);
+        for (const char* size : {"50%", "37%", "230%", "129x", "x7", "3x300"})
+          for (ResizeFilter f : kResizeFilters) {
+            const std::string arg = std::string(size) + ":" + resize_filter_name(f);
+            SCOPED_TRACE(arg + " of " + shape(in));
+            expect_backends_agree(in, {parse_stage("resize", {arg})});
+          }
+      }
+}
+
 TEST(GpuBackend, WideSingleRow) {
   GPUIMG_REQUIRE_GPU();
   expect_backends_agree(random_image(1 << 20, 1, 4, Depth::U8, 6),
