@@ -70,7 +70,7 @@ class Parser {
     const Token& question = tokens_[at_++];
     const Deeper deeper(*this, question);
     Value then = ternary();
-    if (!accept(":")) fail(peek(), "expected ':' for the '?' at column " + std::to_string(question.column));
+    if (!accept(":")) fail(peek(), "expected ':' for the '?' at " + position_text(text_, question.column));
     Value otherwise = ternary();
     return builder_.apply(Code::select, {cond, then, otherwise});
   }
@@ -149,7 +149,7 @@ class Parser {
       const Token& open = tokens_[at_++];
       const Deeper deeper(*this, open);
       Value inside = ternary();
-      if (!accept(")")) fail(peek(), "expected ')' to close the '(' at column " + std::to_string(open.column));
+      if (!accept(")")) fail(peek(), "expected ')' to close the '(' at " + position_text(text_, open.column));
       return inside;
     }
     missing_operand(token);
@@ -175,7 +175,7 @@ class Parser {
     if (!accept(")")) {
       do args.push_back(ternary());
       while (accept(","));
-      if (!accept(")")) fail(peek(), "expected ',' or ')' to close the '(' at column " + std::to_string(open.column));
+      if (!accept(")")) fail(peek(), "expected ',' or ')' to close the '(' at " + position_text(text_, open.column));
     }
     const int given = static_cast<int>(args.size());
     if (given != f->arity && !(f->more && given > f->arity))
