@@ -232,6 +232,28 @@ TEST(ExprErrors, ALongLineOfSeveralIsShownAroundTheColumn) {
   EXPECT_EQ(message, "line 2, column 101: expected an operand after '+'\n..." + line.substr(line.size() - 71) + "?\n" + std::string(74, ' ') + "^");
 }
 
+// The functions users port from C, numpy and ImageMagick's -fx, each its
+// own maths rather than a near word's.
+TEST(ExprSyntax, HyperbolicAndNumericHelpers) {
+  EXPECT_EQ(value("cbrt(-27)"), -3);
+  EXPECT_EQ(value("exp2(10)"), 1024);
+  EXPECT_EQ(value("exp2(-1)"), 0.5);
+  EXPECT_EQ(value("log1p(0)"), 0);
+  EXPECT_EQ(value("expm1(0)"), 0);
+  EXPECT_EQ(value("log1p(1e-20)"), 1e-20);
+  EXPECT_EQ(value("expm1(1e-20)"), 1e-20);
+  EXPECT_EQ(value("sinh(0) + tanh(0) + asinh(0) + atanh(0) + acosh(1)"), 0);
+  EXPECT_EQ(value("cosh(0)"), 1);
+  EXPECT_EQ(value("tanh(30)"), 1);
+  EXPECT_EQ(value("atanh(-1)"), -HUGE_VAL);
+  EXPECT_TRUE(std::isnan(value("acosh(0.5)")));
+  EXPECT_TRUE(std::isnan(value("log1p(-2)")));
+  for (const char* word : {"sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log1p", "expm1", "cbrt", "exp2"}) {
+    const Program p = compile_map(std::string(word) + "(v)").at(0);
+    EXPECT_STREQ(expr::code_name(p.code.back().code), word);
+  }
+}
+
 TEST(ExprErrors, SyntaxErrorCarriesItsColumn) {
   try {
     compile_map("1 + (2 * )");

@@ -35,4 +35,7 @@ const FunctionWord* find_function(std::string_view word);
 // suggested for a name is shown with its parentheses, "sin(...)".
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call);
 
+// Every function's name, in the README's order, between blanks.
+std::string function_words();
+
 }  // namespace gpuimg::expr
