@@ -254,6 +254,25 @@ TEST(ExprSyntax, HyperbolicAndNumericHelpers) {
   }
 }
 
+// A maths name well known elsewhere that --map lacks gets no "did you mean"
+// (cot is not cos, asech not asinh, sinc not sin): the functions are listed.
+TEST(ExprErrors, WellKnownFunctionsWeLackListOurs) {
+  const std::string ours =
+      "(those are min max clamp abs sign floor ceil round trunc sqrt cbrt exp exp2 expm1 log log2 log10 log1p pow sin "
+      "cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh hypot mix step smoothstep)";
+  EXPECT_EQ(error("erf(v)"), "column 1: 'erf' is not a --map function " + ours + "\nerf(v)\n^");
+  EXPECT_EQ(error("1 + cot(v)"), "column 5: 'cot' is not a --map function " + ours + "\n1 + cot(v)\n    ^");
+  EXPECT_EQ(error("Gamma * v"), "column 1: 'Gamma' is not a --map function " + ours + "\nGamma * v\n^");
+  for (const char* word : {"sec", "csc", "cot", "acot", "coth", "acoth", "asech", "erf", "erfc", "gamma", "lgamma",
+                           "tgamma", "sinc", "logb", "exp10", "sqr", "j0"}) {
+    for (const std::string& text : {std::string(word) + "(v)", std::string(word) + " + v"}) {
+      const std::string message = error(text);
+      EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
+      EXPECT_NE(message.find("'" + std::string(word) + "' is not a --map function"), std::string::npos) << message;
+    }
+  }
+}
+
 TEST(ExprErrors, SyntaxErrorCarriesItsColumn) {
   try {
     compile_map("1 + (2 * )");

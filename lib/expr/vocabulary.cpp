@@ -40,6 +40,12 @@ constexpr MagickWord kMagickWords[] = {
     {"u", "v", false}, {"i", "x", false}, {"j", "y", false}, {"ln", "log", true}, {"logtwo", "log2", true},
 };
 
+constexpr std::string_view kForeignFunctions[] = {
+    "sec",   "csc",  "cot",  "asec",    "acsc", "acot", "sech", "csch", "coth", "asech", "acsch",
+    "acoth", "erf",  "erfc", "erfinv",  "gamma", "tgamma", "lgamma", "digamma", "beta", "sinc", "jinc",
+    "j0",    "j1",   "y0",   "y1",      "logb", "exp10", "pow10", "sqr",
+};
+
 std::string lower_case(std::string_view word) {
   std::string lower(word);
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -74,6 +80,11 @@ const FunctionWord* find_function(std::string_view word) {
   for (const FunctionWord& f : kFunctionWords)
     if (f.word == word) return &f;
   return nullptr;
+}
+
+bool foreign_function(std::string_view word) {
+  const std::string lower = lower_case(word);
+  return std::find(std::begin(kForeignFunctions), std::end(kForeignFunctions), lower) != std::end(kForeignFunctions);
 }
 
 std::string function_words() {
