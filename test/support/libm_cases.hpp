@@ -119,8 +119,9 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
         break;
       }
       case LibmFn::asin:
-      case LibmFn::acos: {
-        // Anywhere in [-1, 1], within 2^-53 of either end (where both are
+      case LibmFn::acos:
+      case LibmFn::atanh: {
+        // Anywhere in [-1, 1], within 2^-53 of either end (where each is
         // steepest) and down to the subnormals.
         const double ranges[] = {uniform(-1.0, 1.0), (rng() & 1 ? -1.0 : 1.0) * (1.0 - log_uniform(rng, -53, -1, false)),
                                  log_uniform(rng, -1074, 0, true)};
@@ -147,12 +148,6 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
       case LibmFn::acosh: {
         // Within 2^-52 of 1, where x + sqrt(x^2 - 1) is near 1, to the largest double.
         const double ranges[] = {1.0 + log_uniform(rng, -52, 1, false), uniform(1.0, 4.0), log_uniform(rng, 0, 1024, false)};
-        add(ranges[i % 3]);
-        break;
-      }
-      case LibmFn::atanh: {
-        const double ranges[] = {uniform(-1.0, 1.0), (rng() & 1 ? -1.0 : 1.0) * (1.0 - log_uniform(rng, -53, -1, false)),
-                                 log_uniform(rng, -1074, 0, true)};
         add(ranges[i % 3]);
         break;
       }
