@@ -30,21 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Every case's operations, parsed before any case runs: a bad manifest
-// fails as a whole, before any golden is touched. An expression's caret
-// lines follow the line that names the manifest's line.
-std::vector<Pipeline> pipelines(const Manifest& m) {
-  std::vector<Pipeline> out;
-  for (const GoldenCase& c : m.cases) {
-    try {
-      out.push_back(parse_pipeline(c.args));
-    } catch (const UsageError& e) {
-      throw InputError(m.path.string() + ":" + std::to_string(c.line), e.what(), e.detail());
-    }
-  }
-  return out;
-}
-
 // A case whose golden is its input is broken either way: update would
 // overwrite the input, as processing never does (check_output_path), and
 // check would compare the output with the input itself.
@@ -227,8 +212,11 @@ void make_folder(const char* option, const std::string& path) {
 }
 
 int execute(const GoldenCommand& cmd) {
-  const Manifest m = read_manifest(cmd.manifest);
-  const std::vector<Pipeline> p = pipelines(m);
+  // Every case's operations are parsed as its line is read, before any
+  // case runs: a bad manifest fails as a whole, before any golden is
+  // touched, its bad operations reported with its other bad lines.
+  std::vector<Pipeline> p;
+  const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_pipeline(c.args)); });
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
   const BackendSelection where = select_backend(cmd.device);
@@ -281,7 +269,17 @@ GoldenCommand GoldenCli::command() const {
 }
 
 int run_golden(const GoldenCommand& cmd) {
-  return report_errors_exiting(static_cast<int>(CompareExit::error), [&] { return execute(cmd); });
+  const int error = static_cast<int>(CompareExit::error);
+  return report_errors_exiting(error, [&] {
+    try {
+      return execute(cmd);
+    } catch (const ManifestError& e) {
+      // Each bad line its own message, an expression's caret under it.
+      for (const InputError& line : e.lines()) print_error(line);
+      if (e.more()) print_message("... and " + std::to_string(e.more()) + " more bad lines");
+      return error;
+    }
+  });
 }
 
 }  // namespace gpuimg

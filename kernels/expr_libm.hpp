@@ -1,6 +1,7 @@
 #pragma once
-// exp, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, hypot and
-// pow of --map expressions, written once for the host and the device: glibc
+// exp, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, hypot,
+// pow, sinh, cosh, tanh, asinh, acosh, atanh, log1p, expm1, cbrt and exp2
+// of --map expressions, written once for the host and the device: glibc
 // and CUDA's libdevice give different bits, so neither is called. Only
 // operations IEEE rounds correctly (+ - * / sqrt) or exactly (floor, fabs,
 // fmin, fmax, copysign, frexp and ldexp of normal values) are used, never a
@@ -43,6 +44,18 @@
 //              signed by y's parity and NaN with any other y, pow(+-0,
 //              y < 0) = +inf (-inf for -0 and an odd y). y = 1, 2, -1 and
 //              0.5 give x, x * x, 1 / x and sqrt(x), rounded once.
+//   sinh, cosh, tanh(x)  under 1 ulp (0.71, 0.58, 0.76): e^|x| and its
+//              reciprocal as pairs, so that near 0 their difference keeps
+//              its digits; sinh and cosh finite up to ln(2 DBL_MAX) =
+//              710.48, tanh(+-inf) = +-1; sinh and tanh keep -0.
+//   asinh, acosh, atanh(x)  under 1 ulp (0.50, 0.50, 0.50): the log of a
+//              pair (the root's sum, the quotient) as log u.hi + u.lo /
+//              u.hi; acosh NaN below 1, atanh +-inf at +-1 and NaN beyond.
+//   log1p(x)   under 1 ulp (0.66): log of the pair 1 + x; -inf at -1.
+//   expm1(x)   under 1 ulp (0.66): exp's m where k = 0; -1 below -38.
+//   cbrt(x)    under 1 ulp (0.50): a Newton step on the cube as pairs
+//              after exp(log(m) / 3); a perfect cube's root is exact.
+//   exp2(x)    under 1 ulp (0.75); exact at integers, 0 from -1075.
 // Any other NaN argument gives NaN.
 //
 // Algorithms: the textbook ones (Muller, "Elementary Functions"), written
@@ -168,19 +181,47 @@ GPUIMG_XM double frexp_exact(double x, int* e) {
 // ln 2 with a 32-bit head: k ln2_hi is exact for |k| < 2^21.
 constexpr double ln2_hi = 0.6931471803691238, ln2_lo = 1.9082149292705877e-10;
 
-// e^(hi + lo), |lo| small against hi's ulp.
-GPUIMG_XM double exp_pair(double hi, double lo) {
-  if (hi != hi) return hi;
-  if (hi > 710.0) return infinity();
-  if (hi < -746.0) return 0.0;
+// e^(hi + lo) = 2^k (1 + m), |lo| small against hi's ulp, |hi| <= 746:
+// k, and m = e^r - 1 as a pair (its lo not normalised), r = hi + lo - k ln 2.
+struct ExpParts {
+  double k;
+  Pair m;
+};
+
+GPUIMG_XM ExpParts exp_parts(double hi, double lo) {
   const double k = ::floor(hi * 1.4426950408889634 + 0.5);
   // Exact: k ln2_hi is, and hi lies within a factor 2 of it (Sterbenz).
   const Pair r = two_sum(hi - k * ln2_hi, lo - k * ln2_lo);
   // e^r = 1 + r + r^2 E(r), summed as pairs so that only the last
   // addition rounds at the result's scale; e^(r + lo) ~ e^r (1 + lo).
   const Pair s = fast_two_sum(r.hi, r.hi * r.hi * exp_poly(r.hi));
-  const Pair one_s = fast_two_sum(1.0, s.hi);
-  return scale2(one_s.hi + (one_s.lo + (s.lo + r.lo * (1.0 + s.hi))), static_cast<int>(k));
+  return {k, {s.hi, s.lo + r.lo * (1.0 + s.hi)}};
+}
+
+// e^(hi + lo), |lo| small against hi's ulp.
+GPUIMG_XM double exp_pair(double hi, double lo) {
+  if (hi != hi) return hi;
+  if (hi > 710.0) return infinity();
+  if (hi < -746.0) return 0.0;
+  const ExpParts e = exp_parts(hi, lo);
+  const Pair one_m = fast_two_sum(1.0, e.m.hi);
+  return scale2(one_m.hi + (one_m.lo + e.m.lo), static_cast<int>(e.k));
+}
+
+// e^a as a pair, to about 2^-100 relative, for |a| <= 700.
+GPUIMG_XM Pair exp_as_pair(double a) {
+  const ExpParts e = exp_parts(a, 0.0);
+  const Pair one_m = add({1.0, 0.0}, e.m);
+  const int k = static_cast<int>(e.k);
+  return {::ldexp(one_m.hi, k), ::ldexp(one_m.lo, k)};
+}
+
+// e^a / 2 for a > 22, where e^-a is below the result's rounding: e^(a -
+// ln 2), which stays finite up to ln(2 DBL_MAX) = 710.48, past e^a's
+// overflow.
+GPUIMG_XM double half_exp(double a) {
+  const Pair h = two_sum(a, -0.6931471805599453);
+  return exp_pair(h.hi, h.lo - 2.3190468138462996e-17);
 }
 
 // log m as a pair, to about 2^-64 relative, for positive finite x =
@@ -206,6 +247,15 @@ GPUIMG_XM Pair log_pair(double x) {
   const Pair log_m = log_mantissa(x, &e);
   const double k = e;
   return add({k * ln2_hi, k * ln2_lo}, log_m);
+}
+
+// log(u.hi + u.lo) for u.hi positive and finite, |u.lo| <= ulp(u.hi):
+// log u.hi + u.lo / u.hi, the next term, (u.lo / u.hi)^2 / 2, far below
+// the result's rounding. Accurate where u is near 1 as far as the pair u
+// is: log1p, asinh, acosh and atanh build u as a pair so that it is.
+GPUIMG_XM double log_of_pair(Pair u) {
+  const Pair l = log_pair(u.hi);
+  return l.hi + (l.lo + u.lo / u.hi);
 }
 
 // The cases every log shares: NaN, inf, 0 and negative x. True when
@@ -320,6 +370,15 @@ GPUIMG_XM double atan2_pairs(Pair ay, Pair ax, bool negative_x) {
   return atan_ratio(t.hi, t.hi > 0x1p-900 ? t.lo : 0.0, steep, negative_x);
 }
 
+// sqrt(d) as a pair, for a nonnegative pair d below overflow: the root
+// of d.hi and one Newton step on the square, as hypot's.
+GPUIMG_XM Pair sqrt_pair(Pair d) {
+  const double s = ::sqrt(d.hi);
+  if (s == 0) return {0.0, 0.0};
+  const Pair ss = two_prod(s, s);
+  return {s, (((d.hi - ss.hi) - ss.lo) + d.lo) / (2.0 * s)};
+}
+
 // sqrt(1 - x^2) as a pair for |x| <= 1, from 1 - x^2 to about 2^-104:
 // (1 - |x|)(1 + |x|) from 1/2 on, where 1 - |x| is exact (Sterbenz), and
 // 1 - x x with x x exact below. The textbook form, sqrt of the rounded
@@ -335,11 +394,7 @@ GPUIMG_XM Pair cos_of_sin(double x) {
     const Pair q = two_sum(1.0, -sq.hi);
     d = fast_two_sum(q.hi, q.lo - sq.lo);
   }
-  const double s = ::sqrt(d.hi);
-  if (s == 0) return {0.0, 0.0};
-  // One Newton step on the square, as hypot's.
-  const Pair ss = two_prod(s, s);
-  return {s, (((d.hi - ss.hi) - ss.lo) + d.lo) / (2.0 * s)};
+  return sqrt_pair(d);
 }
 }  // namespace libm
 
@@ -485,6 +540,121 @@ GPUIMG_XM_CALL double pow(double x, double y) {
   if (!(::fabs(guess) < 746.0)) return sign * (guess > 0 ? inf : 0.0);
   const libm::Pair p = libm::two_prod(y, l.hi);
   return sign * libm::exp_pair(p.hi, p.lo + y * l.lo);
+}
+
+// e^x - 1, through e^x = 2^k (1 + m): m itself where k = 0, so that it
+// keeps the digits of a small x that e^x - 1 would cancel; else 2^k (1 +
+// m - 2^-k), the subtraction in pairs.
+GPUIMG_XM_CALL double expm1(double a) {
+  if (a != a) return a;
+  if (a > 710.0) return libm::infinity();
+  if (a < -38.0) return -1.0;         // e^a is below half an ulp of 1
+  if (::fabs(a) < 0x1p-54) return a;  // a^2 / 2 is below half an ulp of a; keeps -0
+  const libm::ExpParts e = libm::exp_parts(a, 0.0);
+  if (e.k == 0) return e.m.hi + e.m.lo;
+  const libm::Pair t = libm::add(libm::two_sum(1.0, -::ldexp(1.0, -static_cast<int>(e.k))), e.m);
+  return libm::scale2(t.hi + t.lo, static_cast<int>(e.k));
+}
+
+// log(1 + x), 1 + x taken exactly as a pair.
+GPUIMG_XM_CALL double log1p(double a) {
+  if (a != a || a == libm::infinity()) return a;
+  if (a < -1.0) return (a - a) / (a - a);  // NaN
+  if (a == -1.0) return -libm::infinity();
+  if (::fabs(a) < 0x1p-54) return a;  // keeps -0
+  return libm::log_of_pair(libm::two_sum(1.0, a));
+}
+
+// 2^x: exact at integers; else 2^k e^(f ln 2), x = k + f, |f| <= 1/2
+// exactly, f ln 2 as a pair.
+GPUIMG_XM_CALL double exp2(double a) {
+  if (a != a) return a;
+  if (a >= 1024.0) return libm::infinity();
+  if (a <= -1075.0) return 0.0;  // 2^-1075 is halfway to the smallest subnormal, and rounds to even 0
+  const double k = ::floor(a + 0.5), f = a - k;
+  if (f == 0) return libm::scale2(1.0, static_cast<int>(k));
+  const libm::Pair p = libm::two_prod(f, 0.6931471805599453);
+  return libm::scale2(libm::exp_pair(p.hi, p.lo + f * 2.3190468138462996e-17), static_cast<int>(k));
+}
+
+// Of x = m 2^3q (m in [1/2, 4)): 2^q times exp(log(m) / 3), with one Newton
+// step on the cube taken in pairs, so that a perfect cube's root is exact.
+GPUIMG_XM_CALL double cbrt(double a) {
+  const double ax = ::fabs(a);
+  if (ax == 0 || !(ax < libm::infinity())) return a;  // +-0, +-inf, NaN
+  int e = 0;
+  double m = libm::frexp_exact(ax, &e);
+  const int q = (e >= 0 ? e : e - 2) / 3;  // floor(e / 3)
+  m = ::ldexp(m, e - 3 * q);
+  const double y = xm::exp(xm::log(m) / 3.0);
+  const libm::Pair cube = libm::mul(libm::two_prod(y, y), {y, 0.0});
+  const double residual = (m - cube.hi) - cube.lo;  // m - cube.hi is exact (Sterbenz)
+  return ::copysign(::ldexp(y + residual / (3.0 * y * y), q), a);
+}
+
+// (e^x - e^-x) / 2 with e^|x| and its reciprocal as pairs: their
+// difference cancels, but not the pairs' digits, down to |x| = 2^-26,
+// below which sinh x rounds to x.
+GPUIMG_XM_CALL double sinh(double a) {
+  const double ax = ::fabs(a);
+  if (!(ax < libm::infinity()) || ax < 0x1p-26) return a;  // +-inf, NaN, and keeps -0
+  if (ax > 22.0) return ::copysign(libm::half_exp(ax), a);
+  const libm::Pair p = libm::exp_as_pair(ax), q = libm::div({1.0, 0.0}, p);
+  const libm::Pair d = libm::add(p, {-q.hi, -q.lo});
+  return ::copysign(0.5 * (d.hi + d.lo), a);
+}
+
+GPUIMG_XM_CALL double cosh(double a) {
+  const double ax = ::fabs(a);
+  if (!(ax < libm::infinity())) return ax;
+  if (ax < 0x1p-26) return 1.0;  // x^2 / 2 is below half an ulp of 1
+  if (ax > 22.0) return libm::half_exp(ax);
+  const libm::Pair p = libm::exp_as_pair(ax), q = libm::div({1.0, 0.0}, p);
+  const libm::Pair s = libm::add(p, q);
+  return 0.5 * (s.hi + s.lo);
+}
+
+// (e^2x - 1) / (e^2x + 1), e^2|x| - 1 as a pair.
+GPUIMG_XM_CALL double tanh(double a) {
+  const double ax = ::fabs(a);
+  if (a != a || ax < 0x1p-27) return a;  // x^3 / 3 is below half an ulp of x; keeps -0
+  if (ax >= 20.0) return ::copysign(1.0, a);  // 1 - tanh x < 2 e^-2x, below half an ulp of 1
+  const libm::Pair d = libm::add(libm::exp_as_pair(2.0 * ax), {-1.0, 0.0});
+  const libm::Pair t = libm::div(d, libm::add(d, {2.0, 0.0}));
+  return ::copysign(t.hi + t.lo, a);
+}
+
+// log(|x| + sqrt(x^2 + 1)), the sum and root as pairs; past 2^28,
+// log|x| + ln 2 (x^2 would overflow, and 1/x^2 is below the rounding).
+GPUIMG_XM_CALL double asinh(double a) {
+  const double ax = ::fabs(a);
+  if (!(ax < libm::infinity()) || ax < 0x1p-26) return a;  // x^3 / 6 is below half an ulp of x
+  if (ax > 0x1p28)
+    return ::copysign(libm::add(libm::log_pair(ax), {0.6931471805599453, 2.3190468138462996e-17}).hi, a);
+  const libm::Pair root = libm::sqrt_pair(libm::add({1.0, 0.0}, libm::two_prod(ax, ax)));
+  return ::copysign(libm::log_of_pair(libm::add({ax, 0.0}, root)), a);
+}
+
+// log(x + sqrt(x^2 - 1)), x^2 - 1 as (x - 1)(x + 1) in pairs near 1,
+// where x - 1 is exact; NaN below 1.
+GPUIMG_XM_CALL double acosh(double a) {
+  if (!(a >= 1.0)) return (a - a) / (a - a);  // NaN, for NaN too
+  if (a == libm::infinity()) return a;
+  if (a > 0x1p28) return libm::add(libm::log_pair(a), {0.6931471805599453, 2.3190468138462996e-17}).hi;
+  const libm::Pair square = a <= 2.0 ? libm::mul({a - 1.0, 0.0}, libm::two_sum(a, 1.0))
+                                     : libm::add(libm::two_prod(a, a), {-1.0, 0.0});
+  return libm::log_of_pair(libm::add({a, 0.0}, libm::sqrt_pair(square)));
+}
+
+// log((1 + x) / (1 - x)) / 2, the quotient as a pair; +-inf at +-1, NaN
+// beyond.
+GPUIMG_XM_CALL double atanh(double a) {
+  const double ax = ::fabs(a);
+  if (!(ax <= 1.0)) return (a - a) / (a - a);  // NaN, for NaN too
+  if (ax == 1.0) return ::copysign(libm::infinity(), a);
+  if (ax < 0x1p-27) return a;  // x^3 / 3 is below half an ulp of x; keeps -0
+  const libm::Pair q = libm::div(libm::two_sum(1.0, ax), libm::two_sum(1.0, -ax));
+  return ::copysign(0.5 * libm::log_of_pair(q), a);
 }
 
 }  // namespace xm

@@ -18,7 +18,17 @@ const std::vector<expr::Program>& programs(const Map::Params& p) { return kept_e
 // transcendental functions (docs/map.md has their costs).
 double instruction_ns(expr::Code code) {
   switch (code) {
-    case expr::Code::pow: return 70;
+    case expr::Code::cbrt: return 80;
+    case expr::Code::pow:
+    // A root and a log, each as a pair.
+    case expr::Code::asinh:
+    case expr::Code::acosh: return 70;
+    // e^x and its reciprocal, or a quotient, as pairs, then a log or not.
+    case expr::Code::sinh:
+    case expr::Code::cosh:
+    case expr::Code::tanh:
+    case expr::Code::atanh:
+    case expr::Code::log1p:
     // log as a pair, then a product of pairs: 0.65 of pow's time, 3.5 of log's.
     case expr::Code::log2:
     case expr::Code::log10: return 45;
@@ -32,6 +42,8 @@ double instruction_ns(expr::Code code) {
     case expr::Code::atan:
     case expr::Code::atan2: return 30;
     case expr::Code::exp:
+    case expr::Code::exp2:
+    case expr::Code::expm1:
     case expr::Code::log: return 15;
     default: return 2;
   }

@@ -137,8 +137,9 @@ std::string param_form(const ParamSpec& spec) {
     case ParamType::choice: return "one of " + choice_list(spec);
     case ParamType::expression:
       return "made of numbers, the names above and pi, e; + - * / % (fmod) ^ (power), < <= > >= == !=, && || !, "
-             "c ? a : b, parentheses; min max (2 or more) clamp abs sign floor ceil round trunc sqrt exp log (natural; ImageMagick's is log10) log2 log10 "
-             "pow sin cos tan asin acos atan atan2 hypot mix step smoothstep (README: Expressions)";
+             "c ? a : b, parentheses; min max (2 or more) clamp abs sign floor ceil round trunc sqrt cbrt exp exp2 expm1 log (natural; "
+             "ImageMagick's is log10) log2 log10 log1p pow sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh "
+             "hypot mix step smoothstep (README: Expressions)";
   }
   return "";
 }

@@ -165,6 +165,72 @@ TEST(LibmSpecialValues, InverseTrig) {
   expect_same(xm::atan(nan), nan, "atan(NaN)");
 }
 
+TEST(LibmSpecialValues, Hyperbolic) {
+  for (double z : {0.0, -0.0}) {
+    expect_same(xm::sinh(z), z, "sinh(+-0)");
+    expect_same(xm::tanh(z), z, "tanh(+-0)");
+    expect_same(xm::asinh(z), z, "asinh(+-0)");
+    expect_same(xm::atanh(z), z, "atanh(+-0)");
+    expect_same(xm::cosh(z), 1.0, "cosh(+-0)");
+  }
+  for (double s : {1.0, -1.0}) {
+    expect_same(xm::sinh(s * inf), s * inf, "sinh(+-inf)");
+    expect_same(xm::cosh(s * inf), inf, "cosh(+-inf)");
+    expect_same(xm::tanh(s * inf), s, "tanh(+-inf)");
+    expect_same(xm::tanh(s * 20), s, "tanh(+-20)");
+    expect_same(xm::asinh(s * inf), s * inf, "asinh(+-inf)");
+    expect_same(xm::atanh(s), s * inf, "atanh(+-1)");
+    expect_same(xm::atanh(s * 1.0000000000000002), nan, "atanh(|x| > 1)");
+    // e^x / 2 stays finite past e^x's overflow, to ln(2 DBL_MAX) = 710.4758.
+    EXPECT_TRUE(std::isfinite(xm::sinh(s * 710.475))) << s;
+    EXPECT_TRUE(std::isfinite(xm::cosh(s * 710.475))) << s;
+    expect_same(xm::sinh(s * 710.476), s * inf, "sinh(+-710.476)");
+    expect_same(xm::cosh(s * 710.476), inf, "cosh(+-710.476)");
+  }
+  expect_same(xm::acosh(1.0), 0.0, "acosh(1)");
+  expect_same(xm::acosh(inf), inf, "acosh(inf)");
+  expect_same(xm::acosh(0.9999999999999999), nan, "acosh(x < 1)");
+  expect_same(xm::acosh(-inf), nan, "acosh(-inf)");
+  expect_same(xm::asinh(1.7976931348623157e308), 710.475860073944, "asinh(DBL_MAX)");
+  expect_same(xm::acosh(1.7976931348623157e308), 710.475860073944, "acosh(DBL_MAX)");
+  for (double (*f)(double) : {xm::sinh, xm::cosh, xm::tanh, xm::asinh, xm::acosh, xm::atanh})
+    expect_same(f(nan), nan, "hyperbolic(NaN)");
+}
+
+TEST(LibmSpecialValues, Log1pExpm1Cbrt) {
+  for (double z : {0.0, -0.0}) {
+    expect_same(xm::log1p(z), z, "log1p(+-0)");
+    expect_same(xm::expm1(z), z, "expm1(+-0)");
+    expect_same(xm::cbrt(z), z, "cbrt(+-0)");
+  }
+  expect_same(xm::log1p(-1.0), -inf, "log1p(-1)");
+  expect_same(xm::log1p(-1.0000000000000002), nan, "log1p(x < -1)");
+  expect_same(xm::log1p(-inf), nan, "log1p(-inf)");
+  expect_same(xm::log1p(inf), inf, "log1p(inf)");
+  expect_same(xm::log1p(1e-300), 1e-300, "log1p(1e-300)");
+  expect_same(xm::expm1(inf), inf, "expm1(inf)");
+  expect_same(xm::expm1(-inf), -1.0, "expm1(-inf)");
+  expect_same(xm::expm1(710.0), inf, "expm1(710)");
+  expect_same(xm::expm1(-40.0), -1.0, "expm1(-40)");
+  expect_same(xm::expm1(-1e-300), -1e-300, "expm1(-1e-300)");
+  expect_same(xm::cbrt(inf), inf, "cbrt(inf)");
+  expect_same(xm::cbrt(-inf), -inf, "cbrt(-inf)");
+  expect_same(xm::cbrt(4.9406564584124654e-324), std::cbrt(4.9406564584124654e-324), "cbrt(smallest)");
+  for (double (*f)(double) : {xm::log1p, xm::expm1, xm::cbrt, xm::exp2}) expect_same(f(nan), nan, "(NaN)");
+  // A perfect cube's root, and a power of 2 at an integer, are exact.
+  for (int k = -100000; k <= 100000; k += 7) {
+    const double cube = static_cast<double>(k) * k * k;
+    expect_same(xm::cbrt(cube), k, ("cbrt(" + std::to_string(k) + "^3)").c_str());
+  }
+  for (int k = -358; k <= 341; ++k) expect_same(xm::cbrt(std::ldexp(1.0, 3 * k)), std::ldexp(1.0, k), "cbrt(2^3k)");
+  for (int k = -1074; k <= 1023; ++k) expect_same(xm::exp2(k), std::ldexp(1.0, k), "exp2(k)");
+  expect_same(xm::exp2(1024.0), inf, "exp2(1024)");
+  expect_same(xm::exp2(inf), inf, "exp2(inf)");
+  expect_same(xm::exp2(-inf), 0.0, "exp2(-inf)");
+  expect_same(xm::exp2(-1075.0), 0.0, "exp2(-1075)");
+  expect_same(xm::exp2(-1074.9), 4.9406564584124654e-324, "exp2(-1074.9)");
+}
+
 // fmod and trunc are exact (the C library's, on either side).
 TEST(LibmSpecialValues, FmodAndTrunc) {
   expect_same(xm::fmod(5.5, 2.0), 1.5, "fmod(5.5, 2)");

@@ -14,6 +14,7 @@
 #include "expr/compile.hpp"
 #include "expr/evaluate.hpp"
 #include "expr/row_eval.hpp"
+#include "expr/vocabulary.hpp"
 #include "expr_math.hpp"
 #include "expr_reference.hpp"
 
@@ -45,6 +46,14 @@ Program only_program(const std::string& text) {
   const std::vector<Program> programs = compile_map(text);
   EXPECT_EQ(programs.size(), 1u) << text;
   return programs.at(0);
+}
+
+// The random trees call every function of the language, and the
+// reference knows each: a function added to the vocabulary alone fails here.
+TEST(ExprRandom, TheReferenceHasEveryFunction) {
+  std::string words;
+  for (const Function& f : kFunctions) words += (words.empty() ? "" : " ") + std::string(f.word);
+  EXPECT_EQ(words, expr::function_words());
 }
 
 TEST(ExprRandom, EvaluateMatchesTheReference) {

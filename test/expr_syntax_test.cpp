@@ -187,10 +187,90 @@ TEST(ExprErrors, ExactMessages) {
       {"(v;r)", "column 3: expected ')' to close the '(' at column 1\n(v;r)\n  ^"},
       {"v;r;g;b;a", "column 9: more than 4 expressions (one per colour channel)\nv;r;g;b;a\n        ^"},
       {"v + \xc3\xa9", "column 5: byte 0xC3 is not printable ASCII, which expressions are written in\nv + ??\n    ^"},
-      {"v\t+ 1", "column 2: byte 0x09 is not printable ASCII, which expressions are written in\nv?+ 1\n ^"},
+      {"v\v+ 1", "column 2: byte 0x0B is not printable ASCII, which expressions are written in\nv?+ 1\n ^"},
       {"v + \x1b[2J", "column 5: byte 0x1B is not printable ASCII, which expressions are written in\nv + ?[2J\n    ^"},
   };
   for (const auto& c : cases) EXPECT_EQ(error(c.text), c.message) << c.text;
+}
+
+// Scripts spread a long expression over lines: newlines, tabs and carriage
+// returns separate tokens as blanks do.
+TEST(ExprSyntax, NewlinesTabsAndCarriageReturnsAreWhiteSpace) {
+  EXPECT_EQ(value("v *\n2", 3), 6);
+  EXPECT_EQ(value("\tv\r\n+\t1\n", 3), 4);
+  EXPECT_EQ(compile_map("v;\nr;\r\n  g").size(), 3u);
+}
+
+// An error in an expression of several lines names the line and shows only
+// it, the caret under the column counted within it.
+TEST(ExprErrors, ErrorsInSeveralLinesShowTheirLine) {
+  const struct {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"r * 0.3 +\n  g * 0.6 +\n  b * * 0.1",
+       "line 3, column 7: expected an operand after '*'\n  b * * 0.1\n      ^"},
+      {"v *\n", "line 1, column 4: expected an operand after '*'\nv *\n   ^"},
+      {"v *  \n\n", "line 1, column 4: expected an operand after '*'\nv *  \n   ^"},
+      {"min(v,\n    r", "line 2, column 6: expected ',' or ')' to close the '(' at line 1, column 4\n    r\n     ^"},
+      {"v +\r\n  sine(r)", "line 2, column 3: unknown function 'sine' (did you mean 'sin'?)\n  sine(r)\n  ^"},
+      {"v > 0.5\n  ? 1", "line 2, column 6: expected ':' for the '?' at line 2, column 3\n  ? 1\n     ^"},
+      {"\n", "line 1, column 1: empty expression\n\n^"},
+      {"v;\n;r", "line 2, column 1: empty expression\n;r\n^"},
+      // One line with tabs: the tab shows as a blank, the caret under its column.
+      {"\tv ? 1", "column 7: expected ':' for the '?' at column 4\n v ? 1\n      ^"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(error(c.text), c.message) << c.text;
+}
+
+// A long line is cut around the column as a one-line expression is; the
+// lines before it are not shown.
+TEST(ExprErrors, ALongLineOfSeveralIsShownAroundTheColumn) {
+  std::string line;
+  for (int i = 0; i < 50; ++i) line += "v+";
+  const std::string message = error("v +\n" + line + "?");
+  EXPECT_EQ(message, "line 2, column 101: expected an operand after '+'\n..." + line.substr(line.size() - 71) + "?\n" + std::string(74, ' ') + "^");
+}
+
+// The functions users port from C, numpy and ImageMagick's -fx, each its
+// own maths rather than a near word's.
+TEST(ExprSyntax, HyperbolicAndNumericHelpers) {
+  EXPECT_EQ(value("cbrt(-27)"), -3);
+  EXPECT_EQ(value("exp2(10)"), 1024);
+  EXPECT_EQ(value("exp2(-1)"), 0.5);
+  EXPECT_EQ(value("log1p(0)"), 0);
+  EXPECT_EQ(value("expm1(0)"), 0);
+  EXPECT_EQ(value("log1p(1e-20)"), 1e-20);
+  EXPECT_EQ(value("expm1(1e-20)"), 1e-20);
+  EXPECT_EQ(value("sinh(0) + tanh(0) + asinh(0) + atanh(0) + acosh(1)"), 0);
+  EXPECT_EQ(value("cosh(0)"), 1);
+  EXPECT_EQ(value("tanh(30)"), 1);
+  EXPECT_EQ(value("atanh(-1)"), -HUGE_VAL);
+  EXPECT_TRUE(std::isnan(value("acosh(0.5)")));
+  EXPECT_TRUE(std::isnan(value("log1p(-2)")));
+  for (const char* word : {"sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log1p", "expm1", "cbrt", "exp2"}) {
+    const Program p = compile_map(std::string(word) + "(v)").at(0);
+    EXPECT_STREQ(expr::code_name(p.code.back().code), word);
+  }
+}
+
+// A maths name well known elsewhere that --map lacks gets no "did you mean"
+// (cot is not cos, asech not asinh, sinc not sin): the functions are listed.
+TEST(ExprErrors, WellKnownFunctionsWeLackListOurs) {
+  const std::string ours =
+      "(those are min max clamp abs sign floor ceil round trunc sqrt cbrt exp exp2 expm1 log log2 log10 log1p pow sin "
+      "cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh hypot mix step smoothstep)";
+  EXPECT_EQ(error("erf(v)"), "column 1: 'erf' is not a --map function " + ours + "\nerf(v)\n^");
+  EXPECT_EQ(error("1 + cot(v)"), "column 5: 'cot' is not a --map function " + ours + "\n1 + cot(v)\n    ^");
+  EXPECT_EQ(error("Gamma * v"), "column 1: 'Gamma' is not a --map function " + ours + "\nGamma * v\n^");
+  for (const char* word : {"sec", "csc", "cot", "acot", "coth", "acoth", "asech", "erf", "erfc", "gamma", "lgamma",
+                           "tgamma", "sinc", "logb", "exp10", "sqr", "j0"}) {
+    for (const std::string& text : {std::string(word) + "(v)", std::string(word) + " + v"}) {
+      const std::string message = error(text);
+      EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
+      EXPECT_NE(message.find("'" + std::string(word) + "' is not a --map function"), std::string::npos) << message;
+    }
+  }
 }
 
 TEST(ExprErrors, SyntaxErrorCarriesItsColumn) {

@@ -49,6 +49,19 @@ const std::vector<std::string>& every_function() {
       "asin(v*2.2-1.1)/pi+0.5",
       "acos(v*2-1)/pi",
       "atan((v-0.5)*(x+1)*1e3)/pi+0.5",
+      // Past sinh's and cosh's overflow (710.48), tanh's 1 from 20 and its
+      // tiny arguments, asinh past 2^28, acosh below 1 (NaN), atanh at +-1.
+      "sinh((v-0.5)*1430)*1e-300+0.5",
+      "cosh((v-0.5)*1430)*1e-300+cosh(x/w*3)/20",
+      "tanh((v-0.5)*(x+1e-9)*3)*0.5+0.5",
+      "asinh((v-0.5)*1e300)/1500+asinh((v-0.5)*1e-8)*1e7+0.5",
+      "acosh(v*4+0.5)/3",
+      "atanh(v*2.2-1.1)/4+0.5",
+      // log1p and expm1 near 0, where their plain forms cancel; expm1 to overflow.
+      "log1p((v-0.5)*1e-12)*1e11+log1p(v*3-1.5)/4+0.5",
+      "expm1((v-0.5)*1e-12)*1e11+expm1(v*800-40)/1e300+0.5",
+      "cbrt((v-0.5)*1e-300)*1e100+cbrt(x-w/2)/w+0.5",
+      "exp2(v*2200-1100)/1e300+exp2(x-y)/8",
       "(x*7.3 % (v*5-2.5))*0.2+0.5",
       "sign(v-0.5)*0.25+trunc(x/w*7-3.5)/14+0.5",
       "min(r,g,b,x/w)+max(v,0/0,y/h)/2",

@@ -34,6 +34,26 @@ TEST(CliMap, AParseErrorShowsACaretUnderTheColumn) {
   EXPECT_FALSE(fs::exists(tmp / "out.png"));
 }
 
+// A script's expression over several lines runs as on one; its error shows
+// the line that holds it, numbered, with the caret under it.
+TEST(CliMap, AnExpressionOverSeveralLines) {
+  TempDir tmp;
+  const RunResult ok = map_run(tmp, "r * 0.3 +\n\tg * 0.6 +\r\n\tb * 0.1\n");
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  const RunResult one = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--map",
+                                    "r * 0.3 + g * 0.6 + b * 0.1", tmp.file("one.png")});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(same_samples(read_image(tmp.file("out.png")), read_image(tmp.file("one.png"))));
+  fs::remove(tmp / "out.png");
+  const RunResult bad = map_run(tmp, "r * 0.3 +\n  g * 0.6 +\n  b * * 0.1");
+  EXPECT_EQ(bad.status, 2) << bad.err;
+  EXPECT_EQ(bad.err,
+            "gpuimg: --map: EXPR: line 3, column 7: expected an operand after '*' (see gpuimg --help)\n"
+            "gpuimg:     b * * 0.1\n"
+            "gpuimg:         ^\n");
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
 TEST(CliMap, AnUnknownNameGetsADidYouMean) {
   TempDir tmp;
   const RunResult name = map_run(tmp, "vv*2");

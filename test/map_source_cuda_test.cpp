@@ -33,6 +33,7 @@ TEST(MapSource, CompilesForEveryLayout) {
 TEST(MapSource, CompilesWithEveryFunction) {
   expect_compiles("min(v,r,g)+max(v,r,g,b)+clamp(v,0,1)+abs(v)+sign(v)+floor(v)+ceil(v)+round(v)+trunc(v)+sqrt(v)"
                   "+exp(v)+log(v)+log2(v)+log10(v)+pow(v,r)+sin(v)+cos(v)+tan(v)+asin(v)+acos(v)+atan(v)"
+                  "+sinh(v)+cosh(v)+tanh(v)+asinh(v)+acosh(v)+atanh(v)+log1p(v)+expm1(v)+cbrt(v)+exp2(v)"
                   "+atan2(v,r)+hypot(v,r)+mix(v,r,g)+step(v,r)+smoothstep(v,r,g)+v%r+v^r-v*r/g+(v<r)+(v<=r)+(v>r)"
                   "+(v>=r)+(v==r)+(v!=r)+(v&&r)+(v||r)+!v+(v?r:g)",
                   Shape{9, 9, 3, 2});

@@ -70,7 +70,7 @@ class Parser {
     const Token& question = tokens_[at_++];
     const Deeper deeper(*this, question);
     Value then = ternary();
-    if (!accept(":")) fail(peek(), "expected ':' for the '?' at column " + std::to_string(question.column));
+    if (!accept(":")) fail(peek(), "expected ':' for the '?' at " + position_text(text_, question.column));
     Value otherwise = ternary();
     return builder_.apply(Code::select, {cond, then, otherwise});
   }
@@ -149,7 +149,7 @@ class Parser {
       const Token& open = tokens_[at_++];
       const Deeper deeper(*this, open);
       Value inside = ternary();
-      if (!accept(")")) fail(peek(), "expected ')' to close the '(' at column " + std::to_string(open.column));
+      if (!accept(")")) fail(peek(), "expected ')' to close the '(' at " + position_text(text_, open.column));
       return inside;
     }
     missing_operand(token);
@@ -160,6 +160,7 @@ class Parser {
       return n->constant ? ProgramBuilder::constant(n->value) : builder_.name(n->name);
     if (find_function(token.text))
       fail(token, quoted(token.text) + " is a function: " + std::string(token.text) + "(...)");
+    if (foreign_function(token.text)) not_ours(token);
     fail(token, "unknown name " + quoted(token.text) + suggestion(token.text, false));
   }
 
@@ -167,6 +168,7 @@ class Parser {
     const FunctionWord* f = find_function(word.text);
     if (!f) {
       if (find_name(word.text)) fail(word, quoted(word.text) + " is not a function");
+      if (foreign_function(word.text)) not_ours(word);
       fail(word, "unknown function " + quoted(word.text) + suggestion(word.text, true));
     }
     const Token& open = tokens_[at_++];
@@ -175,7 +177,7 @@ class Parser {
     if (!accept(")")) {
       do args.push_back(ternary());
       while (accept(","));
-      if (!accept(")")) fail(peek(), "expected ',' or ')' to close the '(' at column " + std::to_string(open.column));
+      if (!accept(")")) fail(peek(), "expected ',' or ')' to close the '(' at " + position_text(text_, open.column));
     }
     const int given = static_cast<int>(args.size());
     if (given != f->arity && !(f->more && given > f->arity))
@@ -185,6 +187,10 @@ class Parser {
     Value folded = args[0];
     for (int i = 1; i < given; ++i) folded = builder_.apply(f->code, {folded, args[static_cast<std::size_t>(i)]});
     return folded;
+  }
+
+  [[noreturn]] void not_ours(const Token& word) const {
+    fail(word, quoted(word.text) + " is not a --map function (those are " + function_words() + ")");
   }
 
   static std::string suggestion(std::string_view word, bool used_as_call) {

@@ -11,6 +11,8 @@ namespace {
 
 bool digit(char ch) { return ch >= '0' && ch <= '9'; }
 bool letter(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; }
+// Scripts write a long expression over several lines, indented.
+bool blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
 std::string hex_byte(char ch) {
   char buf[8];
@@ -24,12 +26,17 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> tokens;
+    std::size_t last_end = 0;
     while (true) {
-      while (at_ < text_.size() && text_[at_] == ' ') ++at_;
+      while (at_ < text_.size() && blank(text_[at_])) ++at_;
       if (at_ == text_.size()) break;
       tokens.push_back(next());
+      last_end = at_;
     }
-    tokens.push_back({Token::end, {}, column(text_.size()), 0});
+    // Past the last token's line rather than on an empty one after it: the
+    // caret of "expected an operand after '*'" goes under the line with '*'.
+    const bool line_after = text_.find('\n', last_end) != std::string_view::npos;
+    tokens.push_back({Token::end, {}, column(line_after ? last_end : text_.size()), 0});
     return tokens;
   }
 

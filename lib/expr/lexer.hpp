@@ -13,7 +13,9 @@ struct Token {
   double value;  // number's
 };
 
-// The whole text's tokens, closed by one `end`. Throws SyntaxError at the
+// The whole text's tokens, closed by one `end` (past the text, or past the
+// last token where a newline follows it); blanks, tabs, newlines and
+// carriage returns separate them. Throws SyntaxError at the
 // first byte that starts no token, for a malformed or too large number.
 std::vector<Token> tokenize(std::string_view text);
 

@@ -32,6 +32,7 @@ enum class Code : std::uint8_t {
   name,
   // one argument: a
   neg, lnot, abs, floor, ceil, round, trunc, sign, sqrt, exp, log, log2, log10, sin, cos, tan, asin, acos, atan,
+  sinh, cosh, tanh, asinh, acosh, atanh, log1p, expm1, cbrt, exp2,
   // two: a, b
   add, sub, mul, div, fmod, pow, lt, le, gt, ge, eq, ne, land, lor, min, max, atan2, hypot, step,
   // three: a, b, c (select: a ? b : c)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <vector>
 
 namespace gpuimg::expr {
@@ -15,15 +16,18 @@ constexpr NameWord kNameWords[] = {
 };
 
 constexpr FunctionWord kFunctionWords[] = {
-    {"min", Code::min, 2, true},       {"max", Code::max, 2, true},     {"clamp", Code::clamp, 3, false},
-    {"abs", Code::abs, 1, false},      {"sign", Code::sign, 1, false},  {"floor", Code::floor, 1, false},
-    {"ceil", Code::ceil, 1, false},    {"round", Code::round, 1, false}, {"trunc", Code::trunc, 1, false},
-    {"sqrt", Code::sqrt, 1, false},    {"exp", Code::exp, 1, false},    {"log", Code::log, 1, false},
-    {"log2", Code::log2, 1, false},    {"log10", Code::log10, 1, false}, {"pow", Code::pow, 2, false},
-    {"sin", Code::sin, 1, false},      {"cos", Code::cos, 1, false},    {"tan", Code::tan, 1, false},
-    {"asin", Code::asin, 1, false},    {"acos", Code::acos, 1, false},  {"atan", Code::atan, 1, false},
-    {"atan2", Code::atan2, 2, false},  {"hypot", Code::hypot, 2, false}, {"mix", Code::mix, 3, false},
-    {"step", Code::step, 2, false},    {"smoothstep", Code::smoothstep, 3, false},
+    {"min", Code::min, 2, true}, {"max", Code::max, 2, true}, {"clamp", Code::clamp, 3, false},
+    {"abs", Code::abs, 1, false}, {"sign", Code::sign, 1, false}, {"floor", Code::floor, 1, false},
+    {"ceil", Code::ceil, 1, false}, {"round", Code::round, 1, false}, {"trunc", Code::trunc, 1, false},
+    {"sqrt", Code::sqrt, 1, false}, {"cbrt", Code::cbrt, 1, false}, {"exp", Code::exp, 1, false},
+    {"exp2", Code::exp2, 1, false}, {"expm1", Code::expm1, 1, false}, {"log", Code::log, 1, false},
+    {"log2", Code::log2, 1, false}, {"log10", Code::log10, 1, false}, {"log1p", Code::log1p, 1, false},
+    {"pow", Code::pow, 2, false}, {"sin", Code::sin, 1, false}, {"cos", Code::cos, 1, false},
+    {"tan", Code::tan, 1, false}, {"asin", Code::asin, 1, false}, {"acos", Code::acos, 1, false},
+    {"atan", Code::atan, 1, false}, {"atan2", Code::atan2, 2, false}, {"sinh", Code::sinh, 1, false},
+    {"cosh", Code::cosh, 1, false}, {"tanh", Code::tanh, 1, false}, {"asinh", Code::asinh, 1, false},
+    {"acosh", Code::acosh, 1, false}, {"atanh", Code::atanh, 1, false}, {"hypot", Code::hypot, 2, false},
+    {"mix", Code::mix, 3, false}, {"step", Code::step, 2, false}, {"smoothstep", Code::smoothstep, 3, false},
 };
 
 // ImageMagick's -fx words that mean what one of ours does, suggested
@@ -35,6 +39,18 @@ struct MagickWord {
 constexpr MagickWord kMagickWords[] = {
     {"u", "v", false}, {"i", "x", false}, {"j", "y", false}, {"ln", "log", true}, {"logtwo", "log2", true},
 };
+
+constexpr std::string_view kForeignFunctions[] = {
+    "sec",   "csc",  "cot",  "asec",    "acsc", "acot", "sech", "csch", "coth", "asech", "acsch",
+    "acoth", "erf",  "erfc", "erfinv",  "gamma", "tgamma", "lgamma", "digamma", "beta", "sinc", "jinc",
+    "j0",    "j1",   "y0",   "y1",      "logb", "exp10", "pow10", "sqr",
+};
+
+std::string lower_case(std::string_view word) {
+  std::string lower(word);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return lower;
+}
 
 // Levenshtein distance, one row at a time.
 int edits(std::string_view a, std::string_view b) {
@@ -66,9 +82,19 @@ const FunctionWord* find_function(std::string_view word) {
   return nullptr;
 }
 
+bool foreign_function(std::string_view word) {
+  const std::string lower = lower_case(word);
+  return std::find(std::begin(kForeignFunctions), std::end(kForeignFunctions), lower) != std::end(kForeignFunctions);
+}
+
+std::string function_words() {
+  std::string words;
+  for (const FunctionWord& f : kFunctionWords) words += (words.empty() ? "" : " ") + std::string(f.word);
+  return words;
+}
+
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call) {
-  std::string lower(word);
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string lower = lower_case(word);
   for (const MagickWord& m : kMagickWords)
     if (m.word == lower && m.call == used_as_call) return std::string(m.ours);
   // Case aside, a word of one or two letters is one change from many others:

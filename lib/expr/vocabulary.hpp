@@ -35,4 +35,13 @@ const FunctionWord* find_function(std::string_view word);
 // suggested for a name is shown with its parentheses, "sin(...)".
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call);
 
+// A maths function well known from C, numpy or ImageMagick's -fx that
+// --map lacks ("cot", "erf", "gamma"; case aside). Its nearest word is
+// other maths ("cot" is one letter from "cos"), which a user who took the
+// hint would get without a word, so none is offered for it.
+bool foreign_function(std::string_view word);
+
+// Every function's name, in the README's order, between blanks.
+std::string function_words();
+
 }  // namespace gpuimg::expr

@@ -98,26 +98,26 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-Manifest read_manifest(const std::filesystem::path& path) {
+Manifest read_manifest(const std::filesystem::path& path, const CaseCheck& check) {
   std::istringstream text(read_text(path.string()));
-  return parse_manifest(text, path);
+  return parse_manifest(text, path, check);
 }
 
-Manifest parse_manifest(std::istream& text, const std::filesystem::path& path) {
+Manifest parse_manifest(std::istream& text, const std::filesystem::path& path, const CaseCheck& check) {
   Manifest m{path, {}};
   const std::filesystem::path dir = path.parent_path();
   std::set<std::string> names;
+  std::vector<InputError> bad;
+  std::size_t more = 0;
   int number = 0;
   for (std::string line; std::getline(text, line);) {
     ++number;
-    if (line.size() > kMaxLineBytes) {
-      throw InputError(path.string() + ":" + std::to_string(number),
-                       "line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +
-                           " a manifest line may hold");
-    }
-    const std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
-    if (first == std::string::npos || line[first] == '#') continue;
     try {
+      if (line.size() > kMaxLineBytes)
+        throw UsageError("line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +
+                         " a manifest line may hold");
+      const std::size_t first = line.find_first_not_of(" \t\r\n\v\f");
+      if (first == std::string::npos || line[first] == '#') continue;
       const std::vector<std::string> cols = columns(line);
       if (cols.size() < 3 || cols.size() > 4) throw UsageError("expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'");
       const std::vector<std::string> name = words(cols[0]), input = words(cols[1]);
@@ -129,11 +129,16 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path) {
       if (!names.insert(name[0]).second) throw UsageError("name '" + name[0] + "' repeats");
       GoldenCase c{name[0], dir / input[0], dir / (name[0] + ".png"), words(cols[2]), {}, {}, number};
       if (cols.size() == 4) parse_limits(cols[3], dir, c);
+      if (check) check(c);
       m.cases.push_back(std::move(c));
     } catch (const UsageError& e) {
-      throw InputError(path.string() + ":" + std::to_string(number), e.what());
+      if (bad.size() == ManifestError::kMostBadLines)
+        ++more;
+      else
+        bad.emplace_back(path.string() + ":" + std::to_string(number), e.what(), e.detail());
     }
   }
+  if (!bad.empty()) throw ManifestError(std::move(bad), more);
   if (m.cases.empty()) throw InputError(path.string(), "no cases in the manifest");
   return m;
 }

@@ -20,11 +20,12 @@ void check_error(const expr::SyntaxError& e, std::string_view text) {
   const std::string what = e.what();
   const std::size_t first = what.find('\n'), last = what.rfind('\n');
   require(first != std::string::npos && last != first, "an error has three lines");
-  require(what.compare(0, 7, "column ") == 0, "an error names its column");
+  require(what.compare(0, 7, "column ") == 0 || (text.find('\n') != std::string_view::npos && what.compare(0, 5, "line ") == 0),
+          "an error names its column, and its line in a text of several");
   require(e.column() >= 1 && std::size_t(e.column()) <= std::min(text.size(), expr::kLongestText) + 1,
           "the column lies in the text or just past it");
   // The caret sits under the column: at the byte the column names, or just
-  // past the text (or the window of it shown, "..." around it).
+  // past the text or its line (or the window of it shown, "..." around it).
   const std::string shown = what.substr(first + 1, last - first - 1), caret = what.substr(last + 1);
   const std::size_t at = caret.size() - 1;
   require(caret.find_first_not_of(' ') == at && caret[at] == '^', "the caret line is blanks and a caret");
@@ -32,8 +33,11 @@ void check_error(const expr::SyntaxError& e, std::string_view text) {
   const std::size_t column = std::size_t(e.column()) - 1;
   if (column < std::min(text.size(), expr::kLongestText)) {
     const unsigned char byte = static_cast<unsigned char>(text[column]);
-    require(at < shown.size() && shown[at] == (byte < 0x20 || byte > 0x7e ? '?' : char(byte)),
-            "the caret sits under the column's byte");
+    const char seen = byte == '\t' || byte == '\r' ? ' ' : byte < 0x20 || byte > 0x7e ? '?' : char(byte);
+    if (byte == '\n')
+      require(at == shown.size(), "the caret at a newline sits just past its line");
+    else
+      require(at < shown.size() && shown[at] == seen, "the caret sits under the column's byte");
   }
 }
 

@@ -282,6 +282,9 @@ def expr_seeds():
         "logic.txt": b"!(v < .5) && v <= 1 || v > 2 && v >= -1 || v == 0 != (v != 1)",
         "more.txt": b"min(v, r, g, b) + max(v % 0.25, sign(v - .5), trunc(x / 7)) + log2(v) + log10(w) + "
                     b"asin(v * 2 - 1) + acos(g) + atan(y)",
+        "hyperbolic.txt": b"sinh(v) + cosh(r)\n\t- tanh(g) * asinh(b)\r\n+ acosh(1 + x) + atanh(v / 2)\n"
+                          b"+ log1p(v) - expm1(-v) + cbrt(v - .5) * exp2(y / h)",
+        "lines.txt": b"r * 0.3 +\n  g * * 0.6 +\n  cot(b)",
         "channels.txt": b"r; g * 0.5; 1 - b",
         "errors.txt": b"clamp(vv, 1e400) + sine(x",
         "nested.txt": b"((((((((-(-(+(!v))))))))))) ^ -2 ^ 3",

@@ -37,12 +37,15 @@ struct Function {
   int arity;
   bool more;  // takes arity or more arguments
 };
+// In the vocabulary's order (lib/expr/vocabulary.cpp).
 inline const Function kFunctions[] = {
-    {"min", 2, true},    {"max", 2, true},    {"clamp", 3, false}, {"abs", 1, false},   {"sign", 1, false},
-    {"floor", 1, false}, {"ceil", 1, false},  {"round", 1, false}, {"trunc", 1, false}, {"sqrt", 1, false},
-    {"exp", 1, false},   {"log", 1, false},   {"log2", 1, false},  {"log10", 1, false}, {"pow", 2, false},
-    {"sin", 1, false},   {"cos", 1, false},   {"tan", 1, false},   {"asin", 1, false},  {"acos", 1, false},
-    {"atan", 1, false},  {"atan2", 2, false}, {"hypot", 2, false}, {"mix", 3, false},   {"step", 2, false},
+    {"min", 2, true}, {"max", 2, true}, {"clamp", 3, false}, {"abs", 1, false}, {"sign", 1, false},
+    {"floor", 1, false}, {"ceil", 1, false}, {"round", 1, false}, {"trunc", 1, false}, {"sqrt", 1, false},
+    {"cbrt", 1, false}, {"exp", 1, false}, {"exp2", 1, false}, {"expm1", 1, false}, {"log", 1, false},
+    {"log2", 1, false}, {"log10", 1, false}, {"log1p", 1, false}, {"pow", 2, false}, {"sin", 1, false},
+    {"cos", 1, false}, {"tan", 1, false}, {"asin", 1, false}, {"acos", 1, false}, {"atan", 1, false},
+    {"atan2", 2, false}, {"sinh", 1, false}, {"cosh", 1, false}, {"tanh", 1, false}, {"asinh", 1, false},
+    {"acosh", 1, false}, {"atanh", 1, false}, {"hypot", 2, false}, {"mix", 3, false}, {"step", 2, false},
     {"smoothstep", 3, false},
 };
 inline const char* const kBinary[] = {"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "^"};
@@ -119,6 +122,16 @@ inline double call(const std::string& f, const std::vector<double>& x) {
   if (f == "atan") return xm::atan(x[0]);
   if (f == "atan2") return xm::atan2(x[0], x[1]);
   if (f == "hypot") return xm::hypot(x[0], x[1]);
+  if (f == "sinh") return xm::sinh(x[0]);
+  if (f == "cosh") return xm::cosh(x[0]);
+  if (f == "tanh") return xm::tanh(x[0]);
+  if (f == "asinh") return xm::asinh(x[0]);
+  if (f == "acosh") return xm::acosh(x[0]);
+  if (f == "atanh") return xm::atanh(x[0]);
+  if (f == "log1p") return xm::log1p(x[0]);
+  if (f == "expm1") return xm::expm1(x[0]);
+  if (f == "cbrt") return xm::cbrt(x[0]);
+  if (f == "exp2") return xm::exp2(x[0]);
   if (f == "mix") return x[0] + (x[1] - x[0]) * x[2];
   if (f == "step") return x[1] < x[0] ? 0.0 : 1.0;
   // smoothstep

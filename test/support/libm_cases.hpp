@@ -25,6 +25,16 @@ namespace gpuimg::test {
   X(asin, (a))                   \
   X(acos, (a))                   \
   X(atan, (a))                   \
+  X(sinh, (a))                   \
+  X(cosh, (a))                   \
+  X(tanh, (a))                   \
+  X(asinh, (a))                  \
+  X(acosh, (a))                  \
+  X(atanh, (a))                  \
+  X(log1p, (a))                  \
+  X(expm1, (a))                  \
+  X(cbrt, (a))                   \
+  X(exp2, (a))                   \
   X(atan2, (a, b))               \
   X(hypot, (a, b))               \
   X(pow, (a, b))                 \
@@ -109,8 +119,9 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
         break;
       }
       case LibmFn::asin:
-      case LibmFn::acos: {
-        // Anywhere in [-1, 1], within 2^-53 of either end (where both are
+      case LibmFn::acos:
+      case LibmFn::atanh: {
+        // Anywhere in [-1, 1], within 2^-53 of either end (where each is
         // steepest) and down to the subnormals.
         const double ranges[] = {uniform(-1.0, 1.0), (rng() & 1 ? -1.0 : 1.0) * (1.0 - log_uniform(rng, -53, -1, false)),
                                  log_uniform(rng, -1074, 0, true)};
@@ -119,6 +130,48 @@ inline std::vector<LibmArgs> libm_inputs(LibmFn f, int n = 100000) {
       }
       case LibmFn::atan:
         add(i % 2 ? log_uniform(rng, -1074, 1024, true) : uniform(-4.0, 4.0));
+        break;
+      case LibmFn::sinh:
+      case LibmFn::cosh: {
+        // Near 0, where e^x - e^-x cancels, through the thresholds 2^-26
+        // and 22, to past e^x's overflow (710.48 for e^x / 2).
+        const double ranges[] = {log_uniform(rng, -40, 5, true), uniform(-711.0, 711.0), uniform(-25.0, 25.0)};
+        add(ranges[i % 3]);
+        break;
+      }
+      case LibmFn::tanh:
+        add(i % 2 ? log_uniform(rng, -40, 5, true) : uniform(-21.0, 21.0));
+        break;
+      case LibmFn::asinh:
+        add(i % 2 ? log_uniform(rng, -1074, 1024, true) : (i % 4 == 1 ? uniform(-4.0, 4.0) : log_uniform(rng, -30, 30, true)));
+        break;
+      case LibmFn::acosh: {
+        // Within 2^-52 of 1, where x + sqrt(x^2 - 1) is near 1, to the largest double.
+        const double ranges[] = {1.0 + log_uniform(rng, -52, 1, false), uniform(1.0, 4.0), log_uniform(rng, 0, 1024, false)};
+        add(ranges[i % 3]);
+        break;
+      }
+      case LibmFn::log1p: {
+        // Tiny, either side of 0, near -1 and up to the largest double.
+        const double ranges[] = {log_uniform(rng, -1074, 0, true), -1.0 + log_uniform(rng, -53, 0, false),
+                                 log_uniform(rng, 0, 1024, false), uniform(-1.0, 2.0)};
+        add(ranges[i % 4]);
+        break;
+      }
+      case LibmFn::expm1:
+        add(i % 3 ? log_uniform(rng, -1074, 3, true) : uniform(-40.0, 710.0));
+        break;
+      case LibmFn::cbrt:
+        // Every exponent, and perfect cubes.
+        if (i % 5 == 4) {
+          const double root = std::round(uniform(-2e5, 2e5));
+          add(root * root * root);
+        } else {
+          add(log_uniform(rng, -1074, 1024, true));
+        }
+        break;
+      case LibmFn::exp2:
+        add(i % 3 == 0 ? uniform(-1076.0, 1025.0) : i % 3 == 1 ? log_uniform(rng, -60, 4, true) : std::round(uniform(-1076.0, 1025.0)));
         break;
       case LibmFn::fmod:
         // Quotients from below 1 to 2^2000, and ones near whole numbers.

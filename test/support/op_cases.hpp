@@ -37,7 +37,8 @@ inline std::vector<double> test_numbers(const ParamSpec& p) {
 
 inline std::vector<std::string> map_test_expressions() {
   return {"1-v", "v^0.45", "v<0.5?sin(v*pi):v", "x/w*0.5+y/h*0.5", "mix(v,1-r,0.25)+c*0.1-a*0.05",
-          "clamp((g-b)*4+hypot(x-w/2,y-h/2)/w,0,1)", "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))"};
+          "clamp((g-b)*4+hypot(x-w/2,y-h/2)/w,0,1)", "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))",
+          "tanh(v*4-2)*0.5+0.5+cbrt(x/w-0.5)*0.1"};
 }
 
 // The texts each parameter takes in the matrix. Every region meets every

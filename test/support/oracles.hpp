@@ -119,6 +119,8 @@ template <> struct Oracle<Map> {
     if (text == "clamp((g-b)*4+hypot(x-w/2,y-h/2)/w,0,1)")
       return std::min(std::max((n.g - n.b) * 4 + xm::hypot(n.x - n.w / 2, n.y - n.h / 2) / n.w, 0.0), 1.0);
     if (text == "v*(1-0.6*hypot(x/w-0.5,y/h-0.5))") return n.v * (1 - 0.6 * xm::hypot(n.x / n.w - 0.5, n.y / n.h - 0.5));
+    if (text == "tanh(v*4-2)*0.5+0.5+cbrt(x/w-0.5)*0.1")
+      return xm::tanh(n.v * 4 - 2) * 0.5 + 0.5 + xm::cbrt(n.x / n.w - 0.5) * 0.1;
     throw std::logic_error("no oracle for --map " + text);
   }
   static Image expected(const Image& in, const Map::Params& p) {
