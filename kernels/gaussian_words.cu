@@ -4,10 +4,12 @@
 //
 // Each thread owns one word column (four samples) and walks down a band of
 // rows, as the word rows skeleton does (word_rows.cuh), but with a halo of
-// R pixels: the words up to H = ceil(R D / 4) to either side come from the
-// next lanes by shuffles, and at a warp's ends from one more word each
-// lane there loads. Words past the row's ends are made of its edge pixel's
-// bytes, so the sums need no edge cases. Each row's one-axis sums along x
+// R pixels: each lane puts its word in a row of words in shared memory
+// that its warp shares, the lanes at the warp's ends also the H = ceil(R D
+// / 4) words past them, and reads back the 2H + 1 words around its own
+// (shuffles instead, three instructions a word, took S = 1 0.241 ms
+// against 0.215 and S = 3 0.814 against 0.540). Words past the row's ends
+// are made of its edge pixel's bytes, so the sums need no edge cases. Each row's one-axis sums along x
 // (Lines, GaussianSums<uint8_t>) are made once, from pairs of samples
 // folded about the centre added two to a word (byte_lanes.hpp), and kept
 // in registers for the 2R + 1 output rows that need them; an output then
@@ -21,9 +23,17 @@
 namespace gpuimg {
 namespace {
 
-constexpr int kWarps = 4;   // side by side: a block spans 128 words of a row
-constexpr int kBatch = 4;   // output rows a step: the ring of Lines moves once a step
-constexpr int kWaves = 2;   // bands enough for two blocks in every slot (word_rows.cuh)
+constexpr int kWarps = 4;  // side by side: a block spans 128 words of a row
+constexpr int kWaves = 2;  // bands enough for two blocks in every slot (word_rows.cuh)
+// Output rows a step (the ring of Lines moves once a step), and the blocks
+// an SM must hold (0: left to ptxas), by radius. Measured at 7680x4320 RGB
+// on the H100: S = 1 took 0.215 ms with 2 rows a step, 0.217 with 4, 0.256
+// with 8; asking for 10 or 12 blocks made it spill and slower. S = 3 took
+// 0.540 with 4 rows and 3 blocks (141 registers), 0.473 with 4 blocks
+// (128), 0.510 with 5. Four-byte pixels from r = 8 (a halo of 8 or 9
+// words a side) would spill at 128 registers: three blocks.
+template <int R> constexpr int kBatch = R <= 4 ? 2 : 4;
+template <int D, int R> constexpr int kMinBlocks = R <= 4 ? 0 : (D == 4 && R >= 8 ? 3 : 4);
 
 struct Weights {
   std::uint32_t w[kMaxGaussianWordsRadius + 1];
@@ -31,13 +41,17 @@ struct Weights {
 
 // Word offsets fit an int: word_rows::fits keeps images below 2^31 words.
 template <int D, int R>
-__global__ void __launch_bounds__(32 * kWarps)
+__global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     gaussian_words_kernel(const std::uint32_t* __restrict__ src, std::uint32_t* __restrict__ dst, int words,
                           int height, int band, Weights weights) {
   constexpr int H = (R * D + 3) / 4;  // halo words a side
-  constexpr int kRing = 2 * R + kBatch;
-  const int lane = threadIdx.x % 32;
-  const int first = (blockIdx.x * kWarps + threadIdx.x / 32) * 32;  // the warp's first word
+  constexpr int B = kBatch<R>;
+  constexpr int kRing = 2 * R + B;
+  // The batch's rows of words as the warp shares them: row[H + i] the word
+  // of lane i, the H before the warp's first and after its last around them.
+  __shared__ std::uint32_t shared_rows[kWarps][B][32 + 2 * H];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int first = (blockIdx.x * kWarps + warp) * 32;  // the warp's first word
   if (first >= words) return;                                      // the whole warp
   const int k = first + lane;
   // The halo words: lanes 0 .. H - 1 the H before the warp's, lanes
@@ -69,16 +83,8 @@ __global__ void __launch_bounds__(32 * kWarps)
     const std::uint32_t* row = src + clamp_index(y, height) * words;
     return Loaded{__byte_perm(row[own], 0, own_selector), __byte_perm(row[beside], 0, halo_selector)};
   };
-  // The four Lines of a row.
-  const auto lines = [&](const Loaded& in, std::uint32_t (&out)[4]) {
-    std::uint32_t w[2 * H + 1];  // w[H + d]: the word d to the right
-#pragma unroll
-    for (int d = -H; d <= H; ++d) {
-      const int from = lane + d;
-      const std::uint32_t inner = __shfl_sync(0xffffffffu, in.own, from & 31);
-      const std::uint32_t outer = __shfl_sync(0xffffffffu, in.halo, from < 0 ? from + H : from - H);
-      w[H + d] = from >= 0 && from < 32 ? inner : outer;
-    }
+  // The four Lines of a row from w[H + d], the word d to the right.
+  const auto lines = [&](const std::uint32_t (&w)[2 * H + 1], std::uint32_t (&out)[4]) {
     // The four bytes from byte offset o (from the thread's first byte).
     const auto at = [&](int o) {
       const int i = H + (o >= 0 ? o / 4 : -((3 - o) / 4)), shift = ((o % 4) + 4) % 4;
@@ -99,24 +105,47 @@ __global__ void __launch_bounds__(32 * kWarps)
       out[3] += weights.w[i] * (odd >> 16);
     }
   };
+  // The Lines of the n rows in[0 .. n), into ring[0 .. n).
+  const auto rows_of_lines = [&](const Loaded* in, int n, std::uint32_t (*ring)[4]) {
+    __syncwarp();  // the words of the last batch are read
+    for (int i = 0; i < n; ++i) {
+      std::uint32_t* row = shared_rows[warp][i];
+      row[H + lane] = in[i].own;
+      if (lane < H)
+        row[lane] = in[i].halo;
+      else if (lane >= 32 - H)
+        row[lane + 2 * H] = in[i].halo;
+    }
+    __syncwarp();
+    for (int i = 0; i < n; ++i) {
+      std::uint32_t w[2 * H + 1];
+#pragma unroll
+      for (int d = 0; d <= 2 * H; ++d) w[d] = shared_rows[warp][i][lane + d];
+      lines(w, ring[i]);
+    }
+  };
 
   std::uint32_t ring[kRing][4];  // ring[i]: the Lines of row y - R + i
 #pragma unroll
-  for (int i = 0; i < 2 * R; ++i) lines(load(y0 - R + i), ring[i]);
-  Loaded next[kBatch];
+  for (int i = 0; i < 2 * R; i += B) {
+    Loaded in[B];
 #pragma unroll
-  for (int i = 0; i < kBatch; ++i) next[i] = load(y0 + R + i);
-  for (int y = y0; y < y1; y += kBatch) {
-    Loaded now[kBatch];
+    for (int j = 0; j < B; ++j) in[j] = load(y0 - R + i + j);
+    rows_of_lines(in, min(B, 2 * R - i), ring + i);
+  }
+  Loaded next[B];
 #pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
+  for (int i = 0; i < B; ++i) next[i] = load(y0 + R + i);
+  for (int y = y0; y < y1; y += B) {
+    Loaded now[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
       now[i] = next[i];
-      if (y + kBatch < y1) next[i] = load(y + kBatch + R + i);
+      if (y + B < y1) next[i] = load(y + B + R + i);
     }
+    rows_of_lines(now, B, ring + 2 * R);
 #pragma unroll
-    for (int i = 0; i < kBatch; ++i) lines(now[i], ring[2 * R + i]);
-#pragma unroll
-    for (int i = 0; i < kBatch; ++i) {
+    for (int i = 0; i < B; ++i) {
       if (y + i >= y1) break;
       std::uint32_t out = 0;
 #pragma unroll
@@ -133,7 +162,7 @@ __global__ void __launch_bounds__(32 * kWarps)
 #pragma unroll
     for (int i = 0; i < 2 * R; ++i)
 #pragma unroll
-      for (int j = 0; j < 4; ++j) ring[i][j] = ring[i + kBatch][j];
+      for (int j = 0; j < 4; ++j) ring[i][j] = ring[i + B][j];
   }
 }
 
@@ -144,7 +173,7 @@ template <int D, int R> cudaError_t launch(const CudaStage& s, const Weights& we
   const int words = static_cast<int>(1LL * s.in.width * D / 4);
   const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
   const int bands = std::max(1, kWaves * slots / across);
-  const int band = std::max({(s.in.height + bands - 1) / bands, kBatch, (s.in.height + kMaxGridY - 1) / kMaxGridY});
+  const int band = std::max({(s.in.height + bands - 1) / bands, kBatch<R>, (s.in.height + kMaxGridY - 1) / kMaxGridY});
   const dim3 grid(across, (s.in.height + band - 1) / band);
   kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
                                              static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, weights);
