@@ -173,6 +173,7 @@ int Gaussian::launch(const CudaStage& s, const Params&) {
 }
 
 int Unsharp::launch(const CudaStage& s, const Params& p) {
+  if (const int r = s.host_data[0]; fits_gaussian_words(s, r)) return launch_unsharp_words(s, r, p);
   return s.in.bytes == 1 ? launch_unsharp<std::uint8_t>(s, p) : launch_unsharp<std::uint16_t>(s, p);
 }
 

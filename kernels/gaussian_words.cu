@@ -39,11 +39,37 @@ struct Weights {
   std::uint32_t w[kMaxGaussianWordsRadius + 1];
 };
 
+// The last step, from the four rounded blurs g of word k of row y: the
+// blur itself, or --unsharp's (ops/unsharp.hpp), which reads the word's
+// samples again (loaded R rows before, so from the cache) and keeps alpha.
+struct BlurWord {
+  __device__ std::uint32_t operator()(int, int, const int (&g)[4]) const {
+    return std::uint32_t(g[0]) | std::uint32_t(g[1]) << 8 | std::uint32_t(g[2]) << 16 | std::uint32_t(g[3]) << 24;
+  }
+};
+
+template <int C> struct UnsharpWord {
+  const std::uint32_t* src;
+  int words;
+  Unsharp::Params p;
+  __device__ std::uint32_t operator()(int y, int k, const int (&g)[4]) const {
+    const std::uint32_t v = src[y * words + k];
+    std::uint32_t out = 0;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int sample = (v >> (8 * j)) & 0xff;
+      const int c = (4 * k + j) % C;
+      out |= std::uint32_t(is_alpha(c, C) ? sample : Unsharp::sharpened<std::uint8_t>(sample, g[j], p)) << (8 * j);
+    }
+    return out;
+  }
+};
+
 // Word offsets fit an int: word_rows::fits keeps images below 2^31 words.
-template <int D, int R>
+template <int D, int R, class Finish>
 __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     gaussian_words_kernel(const std::uint32_t* __restrict__ src, std::uint32_t* __restrict__ dst, int words,
-                          int height, int band, Weights weights) {
+                          int height, int band, Weights weights, Finish finish) {
   constexpr int H = (R * D + 3) / 4;  // halo words a side
   constexpr int B = kBatch<R>;
   constexpr int kRing = 2 * R + B;
@@ -147,17 +173,16 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
 #pragma unroll
     for (int i = 0; i < B; ++i) {
       if (y + i >= y1) break;
-      std::uint32_t out = 0;
+      int g[4];
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        std::uint64_t s = std::uint64_t(weights.w[0]) * ring[i + R][j];
-#pragma unroll
-        for (int d = 1; d <= R; ++d) s += std::uint64_t(weights.w[d]) * (ring[i + R - d][j] + ring[i + R + d][j]);
         GaussianSums<std::uint8_t> sums;
-        sums.s = s;
-        out |= static_cast<std::uint32_t>(sums.rounded()) << (8 * j);
+        sums.s = std::uint64_t(weights.w[0]) * ring[i + R][j];
+#pragma unroll
+        for (int d = 1; d <= R; ++d) sums.s += std::uint64_t(weights.w[d]) * (ring[i + R - d][j] + ring[i + R + d][j]);
+        g[j] = sums.rounded();
       }
-      if (k < words) dst[(y + i) * words + k] = out;
+      if (k < words) dst[(y + i) * words + k] = finish(y + i, k, g);
     }
 #pragma unroll
     for (int i = 0; i < 2 * R; ++i)
@@ -166,8 +191,9 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
   }
 }
 
-template <int D, int R> cudaError_t launch(const CudaStage& s, const Weights& weights) {
-  const auto kernel = gaussian_words_kernel<D, R>;
+template <int D, int R, class Finish>
+cudaError_t launch(const CudaStage& s, const Weights& weights, const Finish& finish) {
+  const auto kernel = gaussian_words_kernel<D, R, Finish>;
   int slots = 0;
   if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
   const int words = static_cast<int>(1LL * s.in.width * D / 4);
@@ -176,16 +202,21 @@ template <int D, int R> cudaError_t launch(const CudaStage& s, const Weights& we
   const int band = std::max({(s.in.height + bands - 1) / bands, kBatch<R>, (s.in.height + kMaxGridY - 1) / kMaxGridY});
   const dim3 grid(across, (s.in.height + band - 1) / band);
   kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
-                                             static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, weights);
+                                             static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, weights,
+                                             finish);
   return cudaGetLastError();
 }
 
-template <int D, int... R>
-cudaError_t launch(const CudaStage& s, int r, const Weights& weights, std::integer_sequence<int, R...>) {
+template <int D, class Finish, int... R>
+cudaError_t launch(const CudaStage& s, int r, const Finish& finish, std::integer_sequence<int, R...>) {
+  Weights weights{};
+  for (int i = 0; i <= r; ++i) weights.w[i] = static_cast<std::uint32_t>(s.host_data[kGaussianWeightsAt + i]);
   cudaError_t result = cudaErrorInvalidValue;
-  ((r == R + 1 ? (result = launch<D, R + 1>(s, weights), 0) : 0), ...);
+  ((r == R + 1 ? (result = launch<D, R + 1>(s, weights, finish), 0) : 0), ...);
   return result;
 }
+
+constexpr auto kRadii = std::make_integer_sequence<int, kMaxGaussianWordsRadius>{};
 
 }  // namespace
 
@@ -194,10 +225,14 @@ bool fits_gaussian_words(const CudaStage& s, int r) {
 }
 
 cudaError_t launch_gaussian_words(const CudaStage& s, int r) {
-  Weights weights{};
-  for (int i = 0; i <= r; ++i) weights.w[i] = static_cast<std::uint32_t>(s.host_data[kGaussianWeightsAt + i]);
+  return with_channels(s, [&](auto c) { return launch<decltype(c)::value>(s, r, BlurWord{}, kRadii); });
+}
+
+cudaError_t launch_unsharp_words(const CudaStage& s, int r, const Unsharp::Params& p) {
+  const int words = static_cast<int>(1LL * s.in.width * s.in.channels / 4);
   return with_channels(s, [&](auto c) {
-    return launch<decltype(c)::value>(s, r, weights, std::make_integer_sequence<int, kMaxGaussianWordsRadius>{});
+    constexpr int C = decltype(c)::value;
+    return launch<C>(s, r, UnsharpWord<C>{static_cast<const std::uint32_t*>(s.src), words, p}, kRadii);
   });
 }
 

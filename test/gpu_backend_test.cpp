@@ -264,8 +264,8 @@ TEST(GpuBackend, GaussianEveryOnePassRadius) {
   }
 }
 
-// 8-bit rows of whole words (gaussian_words.cu) at every radius it takes
-// and the first past it: row lengths around a warp's 32 words and a
+// 8-bit rows of whole words (gaussian_words.cu), --gaussian's and
+// --unsharp's, at every radius it takes and the first past it: row lengths around a warp's 32 words and a
 // block's 128, some shorter than the halo, with the image's edges inside
 // and at the ends of warps; heights around the batches of 4 rows, some
 // shorter than the radius.
@@ -281,8 +281,11 @@ TEST(GpuBackend, GaussianWordRows) {
           const int width = words * 4 / channels;
           SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
                        std::to_string(channels));
-          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++),
-                                {parse_stage("gaussian", {sigma})});
+          const Image in = random_image(width, height, channels, Depth::U8, seed++);
+          expect_backends_agree(in, {parse_stage("gaussian", {sigma})});
+          // --unsharp's last step on the same path: alpha kept, the
+          // threshold met by some differences and not others.
+          if (words % 2 == 1) expect_backends_agree(in, {parse_stage("unsharp", {sigma + ",1.5,3%"})});
         }
   }
 }
