@@ -1,7 +1,7 @@
 #pragma once
 // The word rows path of --gaussian and --unsharp (gaussian_words.cu), which
-// gaussian.cu takes before its others where it fits: 8-bit images whose
-// rows are whole words, pixels of at most a word, radii up to
+// gaussian.cu takes before its others where it fits: images whose rows
+// are whole words, pixels of at most a word, radii up to
 // kMaxGaussianWordsRadius (S <= 3, gaussian_weights.hpp) and no tables
 // around the stage.
 #include "cuda_launch.hpp"

@@ -59,9 +59,9 @@ template <> struct GaussianSums<std::uint16_t> {
 // holds its column's 2r + 1 samples in registers); past them two passes
 // through the stage's scratch (kernels/gaussian.cu).
 constexpr int kMaxOnePassGaussianRadius = 12;
-// Of those, the radii 8-bit images with rows of whole words take through
-// kernels/gaussian_words.cu, each thread keeping 2r + 4 rows of four sums
-// in registers.
+// Of those, the radii images with rows of whole words take through
+// kernels/gaussian_words.cu, each thread keeping 2r + 2 or 2r + 4 rows
+// of sums in registers.
 constexpr int kMaxGaussianWordsRadius = 9;
 inline bool gaussian_one_pass(int r) { return r >= 1 && r <= kMaxOnePassGaussianRadius; }
 

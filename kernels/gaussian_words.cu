@@ -1,8 +1,9 @@
-// --gaussian's one pass for 8-bit images whose rows are whole 32-bit words
-// and whose pixels are at most a word (D bytes), radii up to
+// --gaussian's and --unsharp's one pass for images whose rows are whole
+// 32-bit words and whose pixels are at most a word (D bytes), radii up to
 // kMaxGaussianWordsRadius, no tables around the stage.
 //
-// Each thread owns one word column (four samples) and walks down a band of
+// Each thread owns one word column (four 8-bit samples or two 16-bit) and
+// walks down a band of
 // rows, as the word rows skeleton does (word_rows.cuh), but with a halo of
 // R pixels: each lane puts its word in a row of words in shared memory
 // that its warp shares, the lanes at the warp's ends also the H = ceil(R D
@@ -31,46 +32,57 @@ constexpr int kWaves = 2;  // bands enough for two blocks in every slot (word_ro
 // with 8; asking for 10 or 12 blocks made it spill and slower. S = 3 took
 // 0.540 with 4 rows and 3 blocks (141 registers), 0.473 with 4 blocks
 // (128), 0.510 with 5. Four-byte pixels from r = 8 (a halo of 8 or 9
-// words a side) would spill at 128 registers: three blocks.
+// words a side) would spill at 128 registers: three blocks. Left to
+// itself at r = 4, ptxas held --unsharp to 64 registers and spilled: six
+// blocks (85 registers) leave r = 1 to 3 as they were.
 template <int R> constexpr int kBatch = R <= 4 ? 2 : 4;
-template <int D, int R> constexpr int kMinBlocks = R <= 4 ? 0 : (D == 4 && R >= 8 ? 3 : 4);
+template <int D, int R> constexpr int kMinBlocks = R <= 4 ? 6 : (D == 4 && R >= 8 ? 3 : 4);
 
 struct Weights {
   std::uint32_t w[kMaxGaussianWordsRadius + 1];
 };
 
-// The last step, from the four rounded blurs g of word k of row y: the
-// blur itself, or --unsharp's (ops/unsharp.hpp), which reads the word's
-// samples again (loaded R rows before, so from the cache) and keeps alpha.
-struct BlurWord {
-  __device__ std::uint32_t operator()(int, int, const int (&g)[4]) const {
-    return std::uint32_t(g[0]) | std::uint32_t(g[1]) << 8 | std::uint32_t(g[2]) << 16 | std::uint32_t(g[3]) << 24;
+// The last step, from the rounded blurs g of word k of row y (N samples of
+// type T): the blur itself, or --unsharp's (ops/unsharp.hpp), which reads
+// the word's samples again (loaded R rows before, so from the cache) and
+// keeps alpha.
+template <class T> constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
+template <class T> constexpr int kSampleBits = 8 * static_cast<int>(sizeof(T));
+
+template <class T> struct BlurWord {
+  __device__ std::uint32_t operator()(int, int, const int (&g)[kPerWord<T>]) const {
+    std::uint32_t out = 0;
+#pragma unroll
+    for (int j = 0; j < kPerWord<T>; ++j) out |= std::uint32_t(g[j]) << (kSampleBits<T> * j);
+    return out;
   }
 };
 
-template <int C> struct UnsharpWord {
+template <class T, int C> struct UnsharpWord {
   const std::uint32_t* src;
   int words;
   Unsharp::Params p;
-  __device__ std::uint32_t operator()(int y, int k, const int (&g)[4]) const {
+  __device__ std::uint32_t operator()(int y, int k, const int (&g)[kPerWord<T>]) const {
     const std::uint32_t v = src[y * words + k];
     std::uint32_t out = 0;
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int sample = (v >> (8 * j)) & 0xff;
-      const int c = (4 * k + j) % C;
-      out |= std::uint32_t(is_alpha(c, C) ? sample : Unsharp::sharpened<std::uint8_t>(sample, g[j], p)) << (8 * j);
+    for (int j = 0; j < kPerWord<T>; ++j) {
+      const int sample = (v >> (kSampleBits<T> * j)) & SampleTraits<T>::max;
+      const int c = (k % C * kPerWord<T> + j) % C;  // (N k + j) mod C, without N k passing an int
+      out |= std::uint32_t(is_alpha(c, C) ? sample : Unsharp::sharpened<T>(sample, g[j], p)) << (kSampleBits<T> * j);
     }
     return out;
   }
 };
 
 // Word offsets fit an int: word_rows::fits keeps images below 2^31 words.
-template <int D, int R, class Finish>
+template <class T, int D, int R, class Finish>
 __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     gaussian_words_kernel(const std::uint32_t* __restrict__ src, std::uint32_t* __restrict__ dst, int words,
                           int height, int band, Weights weights, Finish finish) {
   constexpr int H = (R * D + 3) / 4;  // halo words a side
+  using Line = typename GaussianSums<T>::Line;
+  constexpr int N = kPerWord<T>;
   constexpr int B = kBatch<R>;
   constexpr int kRing = 2 * R + B;
   // The batch's rows of words as the warp shares them: row[H + i] the word
@@ -109,30 +121,33 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     const std::uint32_t* row = src + clamp_index(y, height) * words;
     return Loaded{__byte_perm(row[own], 0, own_selector), __byte_perm(row[beside], 0, halo_selector)};
   };
-  // The four Lines of a row from w[H + d], the word d to the right.
-  const auto lines = [&](const std::uint32_t (&w)[2 * H + 1], std::uint32_t (&out)[4]) {
+  // The N Lines of a row from w[H + d], the word d to the right.
+  const auto lines = [&](const std::uint32_t (&w)[2 * H + 1], Line (&out)[N]) {
     // The four bytes from byte offset o (from the thread's first byte).
     const auto at = [&](int o) {
       const int i = H + (o >= 0 ? o / 4 : -((3 - o) / 4)), shift = ((o % 4) + 4) % 4;
       return shift == 0 ? w[i] : __funnelshift_r(w[i], w[i + 1], 8 * shift);
     };
     const std::uint32_t centre = w[H];
-    out[0] = weights.w[0] * (centre & 0xffu);
-    out[1] = weights.w[0] * ((centre >> 8) & 0xffu);
-    out[2] = weights.w[0] * ((centre >> 16) & 0xffu);
-    out[3] = weights.w[0] * (centre >> 24);
+#pragma unroll
+    for (int j = 0; j < N; ++j) out[j] = Line(weights.w[0]) * ((centre >> (kSampleBits<T> * j)) & SampleTraits<T>::max);
 #pragma unroll
     for (int i = 1; i <= R; ++i) {
       const std::uint32_t west = at(-i * D), east = at(i * D);
-      const std::uint32_t even = even_bytes(west) + even_bytes(east), odd = odd_bytes(west) + odd_bytes(east);
-      out[0] += weights.w[i] * (even & 0xffffu);
-      out[1] += weights.w[i] * (odd & 0xffffu);
-      out[2] += weights.w[i] * (even >> 16);
-      out[3] += weights.w[i] * (odd >> 16);
+      if constexpr (sizeof(T) == 1) {
+        const std::uint32_t even = even_bytes(west) + even_bytes(east), odd = odd_bytes(west) + odd_bytes(east);
+        out[0] += weights.w[i] * (even & 0xffffu);
+        out[1] += weights.w[i] * (odd & 0xffffu);
+        out[2] += weights.w[i] * (even >> 16);
+        out[3] += weights.w[i] * (odd >> 16);
+      } else {  // a pair of 16-bit samples passes 16 bits
+        out[0] += Line(weights.w[i]) * ((west & 0xffffu) + (east & 0xffffu));
+        out[1] += Line(weights.w[i]) * ((west >> 16) + (east >> 16));
+      }
     }
   };
   // The Lines of the n rows in[0 .. n), into ring[0 .. n).
-  const auto rows_of_lines = [&](const Loaded* in, int n, std::uint32_t (*ring)[4]) {
+  const auto rows_of_lines = [&](const Loaded* in, int n, Line (*ring)[N]) {
     __syncwarp();  // the words of the last batch are read
     for (int i = 0; i < n; ++i) {
       std::uint32_t* row = shared_rows[warp][i];
@@ -151,7 +166,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     }
   };
 
-  std::uint32_t ring[kRing][4];  // ring[i]: the Lines of row y - R + i
+  Line ring[kRing][N];  // ring[i]: the Lines of row y - R + i
 #pragma unroll
   for (int i = 0; i < 2 * R; i += B) {
     Loaded in[B];
@@ -173,13 +188,13 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
 #pragma unroll
     for (int i = 0; i < B; ++i) {
       if (y + i >= y1) break;
-      int g[4];
+      int g[N];
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        GaussianSums<std::uint8_t> sums;
-        sums.s = std::uint64_t(weights.w[0]) * ring[i + R][j];
+      for (int j = 0; j < N; ++j) {
+        GaussianSums<T> sums;
+        sums.add(weights.w[0], ring[i + R][j]);
 #pragma unroll
-        for (int d = 1; d <= R; ++d) sums.s += std::uint64_t(weights.w[d]) * (ring[i + R - d][j] + ring[i + R + d][j]);
+        for (int d = 1; d <= R; ++d) sums.add(weights.w[d], ring[i + R - d][j] + ring[i + R + d][j]);
         g[j] = sums.rounded();
       }
       if (k < words) dst[(y + i) * words + k] = finish(y + i, k, g);
@@ -187,13 +202,13 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
 #pragma unroll
     for (int i = 0; i < 2 * R; ++i)
 #pragma unroll
-      for (int j = 0; j < 4; ++j) ring[i][j] = ring[i + B][j];
+      for (int j = 0; j < N; ++j) ring[i][j] = ring[i + B][j];
   }
 }
 
-template <int D, int R, class Finish>
+template <class T, int D, int R, class Finish>
 cudaError_t launch(const CudaStage& s, const Weights& weights, const Finish& finish) {
-  const auto kernel = gaussian_words_kernel<D, R, Finish>;
+  const auto kernel = gaussian_words_kernel<T, D, R, Finish>;
   int slots = 0;
   if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
   const int words = static_cast<int>(1LL * s.in.width * D / 4);
@@ -207,12 +222,12 @@ cudaError_t launch(const CudaStage& s, const Weights& weights, const Finish& fin
   return cudaGetLastError();
 }
 
-template <int D, class Finish, int... R>
+template <class T, int D, class Finish, int... R>
 cudaError_t launch(const CudaStage& s, int r, const Finish& finish, std::integer_sequence<int, R...>) {
   Weights weights{};
   for (int i = 0; i <= r; ++i) weights.w[i] = static_cast<std::uint32_t>(s.host_data[kGaussianWeightsAt + i]);
   cudaError_t result = cudaErrorInvalidValue;
-  ((r == R + 1 ? (result = launch<D, R + 1>(s, weights, finish), 0) : 0), ...);
+  ((r == R + 1 ? (result = launch<T, D, R + 1>(s, weights, finish), 0) : 0), ...);
   return result;
 }
 
@@ -221,18 +236,38 @@ constexpr auto kRadii = std::make_integer_sequence<int, kMaxGaussianWordsRadius>
 }  // namespace
 
 bool fits_gaussian_words(const CudaStage& s, int r) {
-  return s.in.bytes == 1 && r >= 1 && r <= kMaxGaussianWordsRadius && !s.tables.any() && word_rows::fits(s.in);
+  return r >= 1 && r <= kMaxGaussianWordsRadius && !s.tables.any() && word_rows::fits(s.in);
 }
 
+namespace {
+
+// Runs `go` with the stage's sample type and channel count, for the shapes
+// word_rows::fits takes (16-bit pixels of at most two samples).
+template <class Go> cudaError_t with_words(const CudaStage& s, Go&& go) {
+  return with_channels(s, [&](auto c) -> cudaError_t {
+    constexpr int C = decltype(c)::value;
+    if (s.in.bytes == 1) return go(std::uint8_t{}, c);
+    if constexpr (C <= 2) return go(std::uint16_t{}, c);
+    return cudaErrorInvalidValue;
+  });
+}
+
+}  // namespace
+
 cudaError_t launch_gaussian_words(const CudaStage& s, int r) {
-  return with_channels(s, [&](auto c) { return launch<decltype(c)::value>(s, r, BlurWord{}, kRadii); });
+  return with_words(s, [&](auto zero, auto c) {
+    using T = decltype(zero);
+    return launch<T, decltype(c)::value * sizeof(T)>(s, r, BlurWord<T>{}, kRadii);
+  });
 }
 
 cudaError_t launch_unsharp_words(const CudaStage& s, int r, const Unsharp::Params& p) {
-  const int words = static_cast<int>(1LL * s.in.width * s.in.channels / 4);
-  return with_channels(s, [&](auto c) {
+  const int words = static_cast<int>(1LL * s.in.width * s.in.channels * s.in.bytes / 4);
+  return with_words(s, [&](auto zero, auto c) {
+    using T = decltype(zero);
     constexpr int C = decltype(c)::value;
-    return launch<C>(s, r, UnsharpWord<C>{static_cast<const std::uint32_t*>(s.src), words, p}, kRadii);
+    return launch<T, C * sizeof(T)>(s, r, UnsharpWord<T, C>{static_cast<const std::uint32_t*>(s.src), words, p},
+                                    kRadii);
   });
 }
 

@@ -197,7 +197,7 @@ cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int 
     return cudaGetLastError();
   }
   const long long row_bytes = 1LL * width * C * sizeof(T);
-  if (!along_x && !unpre && row_bytes % 4 == 0 && row_bytes / 4 * std::max(height, out_len) < (1LL << 31)) {
+  if (!along_x && !pre && !unpre && row_bytes % 4 == 0 && row_bytes / 4 * std::max(height, out_len) < (1LL << 31)) {
     const int words = static_cast<int>(row_bytes / 4);
     const dim3 grid((words + 255) / 256, std::min(out_len, kMaxGridY));
     column_words_kernel<T><<<grid, 256, 0, s.stream>>>(static_cast<const std::uint32_t*>(src),

@@ -264,29 +264,34 @@ TEST(GpuBackend, GaussianEveryOnePassRadius) {
   }
 }
 
-// 8-bit rows of whole words (gaussian_words.cu), --gaussian's and
-// --unsharp's, at every radius it takes and the first past it: row lengths around a warp's 32 words and a
-// block's 128, some shorter than the halo, with the image's edges inside
-// and at the ends of warps; heights around the batches of 4 rows, some
-// shorter than the radius.
+// Rows of whole words (gaussian_words.cu), --gaussian's and --unsharp's,
+// 8-bit and 16-bit pixels of at most a word, at every radius it takes and
+// the first past it: row lengths around a warp's 32 words and a block's
+// 128, some shorter than the halo, with the image's edges inside and at the
+// ends of warps; heights around the batches of 2 and 4 rows, some shorter
+// than the radius.
 TEST(GpuBackend, GaussianWordRows) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 1300;
   for (int r = 1; r <= kMaxGaussianWordsRadius + 1; ++r) {
     const std::string sigma = std::to_string((r - 0.5) / 3);  // ceil(3S) = r
-    for (int channels = 1; channels <= 4; ++channels)
-      for (int words : {1, 3, 31, 32, 33, 129, 257})
-        for (int height : {1, 3, 70}) {
-          if (words * 4 % channels != 0) continue;
-          const int width = words * 4 / channels;
-          SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-                       std::to_string(channels));
-          const Image in = random_image(width, height, channels, Depth::U8, seed++);
-          expect_backends_agree(in, {parse_stage("gaussian", {sigma})});
-          // --unsharp's last step on the same path: alpha kept, the
-          // threshold met by some differences and not others.
-          if (words % 2 == 1) expect_backends_agree(in, {parse_stage("unsharp", {sigma + ",1.5,3%"})});
-        }
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels) {
+        const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
+        if (pixel_bytes > 4) continue;
+        for (int words : {1, 3, 31, 32, 33, 129, 257})
+          for (int height : {1, 3, 70}) {
+            if (words * 4 % pixel_bytes != 0) continue;
+            const int width = words * 4 / pixel_bytes;
+            SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) +
+                         "x" + std::to_string(channels) + (d == Depth::U8 ? " 8-bit" : " 16-bit"));
+            const Image in = random_image(width, height, channels, d, seed++);
+            expect_backends_agree(in, {parse_stage("gaussian", {sigma})});
+            // --unsharp's last step on the same path: alpha kept, the
+            // threshold met by some differences and not others.
+            if (words % 2 == 1) expect_backends_agree(in, {parse_stage("unsharp", {sigma + ",1.5,3%"})});
+          }
+      }
   }
 }
 
