@@ -12,6 +12,7 @@
 #include "device_choice.hpp"
 #include "error.hpp"
 #include "expr/kernel_notes.hpp"
+#include "frames.hpp"
 #include "message_line.hpp"
 #include "orientation.hpp"
 #include "planned_read.hpp"
@@ -32,8 +33,10 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
   // The passes as the backend that ran them grouped the stages.
   const Pipeline planned = plan_pipeline(cmd.pipeline, input, UINT64_MAX, printable(cmd.input),
                                          where.backend == Backend::cuda ? PlanFor::cuda : PlanFor::cpu);
-  std::fprintf(stderr, "gpuimg: %s: %s, decoded in %.1f ms\n", printable(cmd.input).c_str(), describe(input).c_str(),
-               decode_ms);
+  // Which frame or page of several, where --frame picked one.
+  const std::string frame = cmd.read.frame == kNoFrame ? "" : ", frame " + std::to_string(cmd.read.frame);
+  std::fprintf(stderr, "gpuimg: %s: %s%s, decoded in %.1f ms\n", printable(cmd.input).c_str(),
+               describe(input).c_str(), frame.c_str(), decode_ms);
   std::fprintf(stderr, "gpuimg: device: %s, %s (ready %.1f ms after start)\n",
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
   for (const std::string& note : runtime_kernel_notes()) print_message(note);

@@ -85,6 +85,24 @@ TEST(MultiFrame, FrameNPicksThatFrameDrawnOverTheOnesBefore) {
   }
 }
 
+// -v names the frame that --frame picked on the line that describes the
+// input; without --frame there is no frame to name.
+TEST(MultiFrame, VerboseNamesTheFramePicked) {
+  TempDir dir;
+  save(dir.file("anim.gif"), animated_gif(three_frames()));
+  const RunResult picked =
+      run_binary({dir.file("anim.gif"), "--frame", "2", "-v", "--device", "cpu", dir.file("out.png")});
+  ASSERT_EQ(picked.status, 0) << picked.err;
+  EXPECT_NE(picked.err.find("gpuimg: " + dir.file("anim.gif") + ": " + std::to_string(kW) + "x"), std::string::npos)
+      << picked.err;
+  EXPECT_NE(picked.err.find(", frame 2, decoded in "), std::string::npos) << picked.err;
+  save(dir.file("one.gif"), animated_gif({three_frames()[0]}));
+  const RunResult plain = run_binary({dir.file("one.gif"), "-v", "--device", "cpu", dir.file("out.png")});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err.find(", frame "), std::string::npos) << plain.err;
+  EXPECT_NE(plain.err.find(", decoded in "), std::string::npos) << plain.err;
+}
+
 TEST(MultiFrame, OneFrameGifReadsWithOrWithoutFrameZero) {
   const Bytes gif = animated_gif({three_frames()[0]});
   EXPECT_TRUE(same_samples(expected_gif_frame(0), decode_image_bytes("a.gif", gif)));
