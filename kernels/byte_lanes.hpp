@@ -1,7 +1,7 @@
 #pragma once
-// Four 8-bit samples in a 32-bit word, taken apart into two words of 16-bit
-// lanes (samples 0 and 2, samples 1 and 3) so that integer arithmetic on a
-// word works on two samples at once. Lanes are kept within [0, 2^15), so
+// Samples in a 32-bit word, and four 8-bit samples taken apart into two
+// words of 16-bit lanes (samples 0 and 2, samples 1 and 3) so that integer
+// arithmetic on a word works on two samples at once. Lanes are kept within [0, 2^15), so
 // 32-bit adds, subtracts and multiplies by a small constant act on each
 // lane alone: no lane carries into or borrows from the other.
 #include <cstdint>
@@ -9,6 +9,19 @@
 #include "pixel.hpp"
 
 namespace gpuimg {
+
+// Any depth: a 32-bit word holds kWordSamples<T> samples of type T, sample
+// j at bit 8 sizeof(T) j (four 8-bit, two 16-bit).
+template <class T> constexpr int kWordSamples = 4 / static_cast<int>(sizeof(T));
+template <class T> GPUIMG_HD std::uint32_t word_sample(std::uint32_t word, int j) {
+  return word >> (8 * sizeof(T) * j) & SampleTraits<T>::max;
+}
+// The word whose samples are s[0 ..], each within T's range.
+template <class T> GPUIMG_HD std::uint32_t word_of(const int (&s)[kWordSamples<T>]) {
+  std::uint32_t word = 0;
+  for (int j = 0; j < kWordSamples<T>; ++j) word |= std::uint32_t(s[j]) << (8 * sizeof(T) * j);
+  return word;
+}
 
 // Samples 0 and 2 of x, one to a lane.
 GPUIMG_HD std::uint32_t even_bytes(std::uint32_t x) { return x & 0x00ff00ffu; }

@@ -3,18 +3,19 @@
 // kMaxGaussianWordsRadius, no tables around the stage.
 //
 // Each thread owns one word column (four 8-bit samples or two 16-bit) and
-// walks down a band of
-// rows, as the word rows skeleton does (word_rows.cuh), but with a halo of
-// R pixels: each lane puts its word in a row of words in shared memory
-// that its warp shares, the lanes at the warp's ends also the H = ceil(R D
-// / 4) words past them, and reads back the 2H + 1 words around its own
-// (shuffles instead, three instructions a word, took S = 1 0.241 ms
-// against 0.215 and S = 3 0.814 against 0.540). Words past the row's ends
-// are made of its edge pixel's bytes, so the sums need no edge cases. Each row's one-axis sums along x
-// (Lines, GaussianSums<uint8_t>) are made once, from pairs of samples
-// folded about the centre added two to a word (byte_lanes.hpp), and kept
-// in registers for the 2R + 1 output rows that need them; an output then
-// folds its column of Lines the same way into one exact 64-bit sum.
+// walks down a band of rows, as the word rows skeleton does
+// (word_rows.cuh), but with a halo of R pixels: each lane puts its word in
+// a row of words in shared memory that its warp shares, the lanes at the
+// warp's ends also the H = ceil(R D / 4) words past them, and reads back
+// the 2H + 1 words around its own (shuffles instead, three instructions a
+// word, took S = 1 0.241 ms against 0.215 and S = 3 0.814 against 0.540).
+// Words past the row's ends are made of its edge pixel's bytes
+// (word_rows::edge_selector), so the sums need no edge cases. Each row's
+// one-axis sums along x (Lines, GaussianSums) are made once, from pairs of
+// samples folded about the centre (at 8 bits added two to a word,
+// byte_lanes.hpp), and kept in registers for the 2R + 1 output rows that
+// need them; an output then folds its column of Lines the same way into
+// one exact sum.
 #include <cstdint>
 
 #include "byte_lanes.hpp"
@@ -25,7 +26,6 @@ namespace gpuimg {
 namespace {
 
 constexpr int kWarps = 4;  // side by side: a block spans 128 words of a row
-constexpr int kWaves = 2;  // bands enough for two blocks in every slot (word_rows.cuh)
 // Output rows a step (the ring of Lines moves once a step), and the blocks
 // an SM must hold (0: left to ptxas), by radius. Measured at 7680x4320 RGB
 // on the H100: S = 1 took 0.215 ms with 2 rows a step, 0.217 with 4, 0.256
@@ -42,36 +42,27 @@ struct Weights {
   std::uint32_t w[kMaxGaussianWordsRadius + 1];
 };
 
-// The last step, from the rounded blurs g of word k of row y (N samples of
-// type T): the blur itself, or --unsharp's (ops/unsharp.hpp), which reads
-// the word's samples again (loaded R rows before, so from the cache) and
-// keeps alpha.
-template <class T> constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
-template <class T> constexpr int kSampleBits = 8 * static_cast<int>(sizeof(T));
-
+// The last step, from the rounded blurs g of word k of row y: the blur
+// itself, or --unsharp's (ops/unsharp.hpp), which reads the word's samples
+// again (loaded R rows before, so from the cache) and keeps alpha.
 template <class T> struct BlurWord {
-  __device__ std::uint32_t operator()(int, int, const int (&g)[kPerWord<T>]) const {
-    std::uint32_t out = 0;
-#pragma unroll
-    for (int j = 0; j < kPerWord<T>; ++j) out |= std::uint32_t(g[j]) << (kSampleBits<T> * j);
-    return out;
-  }
+  __device__ std::uint32_t operator()(int, int, const int (&g)[kWordSamples<T>]) const { return word_of<T>(g); }
 };
 
 template <class T, int C> struct UnsharpWord {
   const std::uint32_t* src;
   int words;
   Unsharp::Params p;
-  __device__ std::uint32_t operator()(int y, int k, const int (&g)[kPerWord<T>]) const {
+  __device__ std::uint32_t operator()(int y, int k, const int (&g)[kWordSamples<T>]) const {
     const std::uint32_t v = src[y * words + k];
-    std::uint32_t out = 0;
+    int out[kWordSamples<T>];
 #pragma unroll
-    for (int j = 0; j < kPerWord<T>; ++j) {
-      const int sample = (v >> (kSampleBits<T> * j)) & SampleTraits<T>::max;
-      const int c = (k % C * kPerWord<T> + j) % C;  // (N k + j) mod C, without N k passing an int
-      out |= std::uint32_t(is_alpha(c, C) ? sample : Unsharp::sharpened<T>(sample, g[j], p)) << (kSampleBits<T> * j);
+    for (int j = 0; j < kWordSamples<T>; ++j) {
+      const int sample = word_sample<T>(v, j);
+      const int c = (k % C * kWordSamples<T> + j) % C;  // (N k + j) mod C, without N k passing an int
+      out[j] = is_alpha(c, C) ? sample : Unsharp::sharpened<T>(sample, g[j], p);
     }
-    return out;
+    return word_of<T>(out);
   }
 };
 
@@ -82,7 +73,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
                           int height, int band, Weights weights, Finish finish) {
   constexpr int H = (R * D + 3) / 4;  // halo words a side
   using Line = typename GaussianSums<T>::Line;
-  constexpr int N = kPerWord<T>;
+  constexpr int N = kWordSamples<T>;
   constexpr int B = kBatch<R>;
   constexpr int kRing = 2 * R + B;
   // The batch's rows of words as the warp shares them: row[H + i] the word
@@ -95,20 +86,11 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
   // The halo words: lanes 0 .. H - 1 the H before the warp's, lanes
   // 32 - H .. 31 the H after it.
   const int halo = lane < H ? first - H + lane : (lane >= 32 - H ? first + lane + H : k);
-  // A word past the row's ends takes its bytes from the edge pixel: byte j
-  // of word i is byte (4i + j) mod D of that pixel, the first word's bytes
-  // 0 .. D - 1 or the last's 4 - D .. 3.
+  // A word past the row's ends takes its bytes from the edge pixel.
   const auto source = [&](int i, unsigned& selector) {
-    if (i >= 0 && i < words) {
-      selector = 0x3210;
-      return i;
-    }
-    selector = 0;
-    for (int j = 0; j < 4; ++j) {
-      const int m = ((4 * i + j) % D + D) % D;
-      selector |= static_cast<unsigned>(i < 0 ? m : 4 - D + m) << (4 * j);
-    }
-    return i < 0 ? 0 : words - 1;
+    selector = i < 0 ? word_rows::edge_selector<D>(i, false)
+                     : (i < words ? 0x3210 : word_rows::edge_selector<D>(i - words, true));
+    return min(max(i, 0), words - 1);
   };
   unsigned own_selector, halo_selector;
   const int own = source(k, own_selector), beside = source(halo, halo_selector);
@@ -130,7 +112,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
     };
     const std::uint32_t centre = w[H];
 #pragma unroll
-    for (int j = 0; j < N; ++j) out[j] = Line(weights.w[0]) * ((centre >> (kSampleBits<T> * j)) & SampleTraits<T>::max);
+    for (int j = 0; j < N; ++j) out[j] = Line(weights.w[0]) * word_sample<T>(centre, j);
 #pragma unroll
     for (int i = 1; i <= R; ++i) {
       const std::uint32_t west = at(-i * D), east = at(i * D);
@@ -212,13 +194,10 @@ cudaError_t launch(const CudaStage& s, const Weights& weights, const Finish& fin
   int slots = 0;
   if (cudaError_t e = resident_blocks(kernel, 32 * kWarps, 0, slots); e != cudaSuccess) return e;
   const int words = static_cast<int>(1LL * s.in.width * D / 4);
-  const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
-  const int bands = std::max(1, kWaves * slots / across);
-  const int band = std::max({(s.in.height + bands - 1) / bands, kBatch<R>, (s.in.height + kMaxGridY - 1) / kMaxGridY});
-  const dim3 grid(across, (s.in.height + band - 1) / band);
-  kernel<<<grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
-                                             static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, weights,
-                                             finish);
+  const word_rows::Bands b = word_rows::bands_for(words, s.in.height, kWarps, slots, kBatch<R>);
+  kernel<<<b.grid, 32 * kWarps, 0, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
+                                               static_cast<std::uint32_t*>(s.dst), words, s.in.height, b.band, weights,
+                                               finish);
   return cudaGetLastError();
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "byte_lanes.hpp"
 #include "cuda_launch.hpp"
 
 namespace gpuimg {
@@ -66,7 +67,9 @@ struct StripSpan {
   int first, pixels;  // the strip's input run
 };
 
-__device__ __forceinline__ StripSpan strip_span(const ResampleTable& t, int x0, int x1) {
+// Outputs x0 .. x1 - 1's run of input pixels; bounds ascend, so it runs
+// from the first output's first to the last output's end.
+GPUIMG_HD StripSpan strip_span(const ResampleTable& t, int x0, int x1) {
   const int first = t.bounds[2 * x0];
   return {first, t.bounds[2 * (x1 - 1)] + t.bounds[2 * (x1 - 1) + 1] - first};
 }
@@ -141,7 +144,7 @@ __global__ void __launch_bounds__(256)
     column_words_kernel(const std::uint32_t* __restrict__ src, std::uint32_t* __restrict__ dst, int words,
                         ResampleTable t, int out_h) {
   using Acc = typename ResampleAccumulator<T>::type;
-  constexpr int N = 4 / sizeof(T);
+  constexpr int N = kWordSamples<T>;
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= words) return;
   for (int y = blockIdx.y; y < out_h; y += gridDim.y) {
@@ -155,12 +158,12 @@ __global__ void __launch_bounds__(256)
       const std::uint32_t word = *in;
       const Acc wi = __ldg(w + i);
 #pragma unroll
-      for (int j = 0; j < N; ++j) sum[j] += Acc((word >> (32 / N * j)) & (0xffffffffu >> (32 - 32 / N))) * wi;
+      for (int j = 0; j < N; ++j) sum[j] += Acc(word_sample<T>(word, j)) * wi;
     }
-    std::uint32_t out = 0;
+    int out[N];
 #pragma unroll
-    for (int j = 0; j < N; ++j) out |= std::uint32_t(resample_round<T>(sum[j])) << (32 / N * j);
-    dst[std::ptrdiff_t(y) * words + k] = out;
+    for (int j = 0; j < N; ++j) out[j] = resample_round<T>(sum[j]);
+    dst[std::ptrdiff_t(y) * words + k] = word_of<T>(out);
   }
 }
 
@@ -168,10 +171,8 @@ __global__ void __launch_bounds__(256)
 // run of input pixels any strip reads (from the host's copy of the table).
 template <int C> std::size_t strip_bytes(const ResampleTable& host, int out_len) {
   int longest = 0;
-  for (int x0 = 0; x0 < out_len; x0 += kStrip) {
-    const int x1 = std::min(x0 + kStrip, out_len) - 1;
-    longest = std::max(longest, host.bounds[2 * x1] + host.bounds[2 * x1 + 1] - host.bounds[2 * x0]);
-  }
+  for (int x0 = 0; x0 < out_len; x0 += kStrip)
+    longest = std::max(longest, strip_span(host, x0, std::min(x0 + kStrip, out_len)).pixels);
   return sizeof(std::int32_t) *
          (std::size_t(kStrip) * strip_stride(host.taps) + std::size_t(longest + strip_taps(host.taps)) * C);
 }
@@ -184,9 +185,8 @@ constexpr int kMinStripTaps = 4;
 template <class T, int C>
 cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int height, bool along_x,
                  const ResampleTable& t, const ResampleTable& host, int out_len, bool pre, bool unpre) {
-  const std::size_t smem = along_x ? strip_bytes<C>(host, out_len) : 0;
-  if (along_x && host.taps > kMinStripTaps && smem <= kMaxStripBytes &&
-      (height + kStripRows - 1) / kStripRows <= kMaxGridY) {
+  const bool strips = along_x && host.taps > kMinStripTaps && (height + kStripRows - 1) / kStripRows <= kMaxGridY;
+  if (const std::size_t smem = strips ? strip_bytes<C>(host, out_len) : 0; strips && smem <= kMaxStripBytes) {
     const auto kernel = strip_kernel<T, C>;
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
         e != cudaSuccess)

@@ -37,12 +37,43 @@ namespace word_rows {
 
 constexpr int kWarps = 8;  // side by side: a block spans 256 words of a row
 constexpr int kAhead = 8;  // rows a batch: one batch loads while the one before is computed
-// Bands enough for two blocks in every slot the GPU has (resident_blocks):
+// Bands enough for two blocks in every slot the GPU has (bands_for):
 // each band reads two rows past its own, so longer bands are cheaper
 // while the GPU stays full and the last blocks still find work beside them.
 // Sharpen at 7680x4320 RGB took 0.089, 0.087 and 0.088 ms with 2, 4 and 8.
 constexpr int kWaves = 2;
 constexpr int kMinBand = 8;
+
+// The __byte_perm selector that makes a word past a row's end from the
+// edge word (a row's first word for the left end, its last for the right):
+// t words past the end (t < 0 on the left, t >= 0 counted from the word
+// after the last on the right), each byte the same byte of the edge pixel,
+// byte (4t + j) mod D of it, which is bytes 0 .. D - 1 of the first word or
+// 4 - D .. 3 of the last. Rows are whole words of whole pixels, so on the
+// right 4t + j has the phase it has counted from the row's start.
+template <int D> GPUIMG_HD constexpr unsigned edge_selector(int t, bool right) {
+  unsigned selector = 0;
+  for (int j = 0; j < 4; ++j) {
+    const int m = ((4 * t + j) % D + D) % D;
+    selector |= static_cast<unsigned>(right ? 4 - D + m : m) << (4 * j);
+  }
+  return selector;
+}
+
+// Each band of rows a block walks, and the grid: bands enough for kWaves
+// blocks in every slot the GPU has (`slots`, resident_blocks) across rows
+// of `words` words in blocks of `warps` warps, at least `min_band` rows, and
+// no more bands than a grid's y holds.
+struct Bands {
+  dim3 grid;
+  int band;
+};
+inline Bands bands_for(int words, int height, int warps, int slots, int min_band) {
+  const int across = (words + 32 * warps - 1) / (32 * warps);
+  const int bands = std::max(1, kWaves * slots / across);
+  const int band = std::max({(height + bands - 1) / bands, min_band, (height + kMaxGridY - 1) / kMaxGridY});
+  return {dim3(across, (height + band - 1) / band), band};
+}
 
 // The thread's word moved one pixel (D bytes) left or right.
 template <int D> __device__ __forceinline__ std::uint32_t west_pixel(const RowWords& r) {
@@ -90,8 +121,7 @@ __global__ void __launch_bounds__(32 * kWarps)
     }
   };
   // Past the image's left and right edges, the edge pixel's bytes.
-  constexpr unsigned kLeftEdge = D == 1 ? 0x0000 : D == 2 ? 0x1010 : D == 3 ? 0x2100 : 0x3210;
-  constexpr unsigned kRightEdge = D == 1 ? 0x3333 : D == 2 ? 0x3232 : D == 3 ? 0x3321 : 0x3210;
+  constexpr unsigned kLeftEdge = edge_selector<D>(-1, false), kRightEdge = edge_selector<D>(0, true);
   const auto lift = [&](std::uint32_t centre, std::uint32_t side) {
     const std::uint32_t before = __shfl_up_sync(0xffffffffu, centre, 1);
     const std::uint32_t after = __shfl_down_sync(0xffffffffu, centre, 1);
@@ -144,12 +174,9 @@ template <int D, class Work> cudaError_t launch(const CudaStage& s, const Work& 
   int slots = 0;
   if (cudaError_t e = resident_blocks(k, 32 * kWarps, smem, slots); e != cudaSuccess) return e;
   const int words = static_cast<int>(1LL * s.in.width * D / 4);
-  const int across = (words + 32 * kWarps - 1) / (32 * kWarps);
-  const int bands = std::max(1, kWaves * slots / across);
-  const int band = std::max({(s.in.height + bands - 1) / bands, kMinBand, (s.in.height + kMaxGridY - 1) / kMaxGridY});
-  const dim3 grid(across, (s.in.height + band - 1) / band);
-  k<<<grid, 32 * kWarps, smem, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
-                                           static_cast<std::uint32_t*>(s.dst), words, s.in.height, band, work);
+  const Bands b = bands_for(words, s.in.height, kWarps, slots, kMinBand);
+  k<<<b.grid, 32 * kWarps, smem, s.stream>>>(static_cast<const std::uint32_t*>(s.src),
+                                             static_cast<std::uint32_t*>(s.dst), words, s.in.height, b.band, work);
   return cudaGetLastError();
 }
 
