@@ -3,8 +3,10 @@
 // the grid limits. Skips without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "backend.hpp"
 #include "convolve_kernels.hpp"
@@ -115,6 +117,28 @@ TEST(GpuBackend, TallImageBeyondTheGridLimit) {
   expect_backends_agree(random_image(4, 600000, 1, Depth::U8, 6), {parse_stage("sharpen", {"1"})});
 }
 
+// The shapes of the word rows kernels' tests: rows of `words` whole 32-bit
+// words of pixels of at most a word, for every depth in `depths` and every
+// channel count, each height; in that order, depth outermost.
+struct WordRowsShape {
+  int width, height, channels;
+  Depth depth;
+  int words;
+};
+std::vector<WordRowsShape> word_rows_shapes(std::initializer_list<Depth> depths, std::initializer_list<int> words,
+                                            std::initializer_list<int> heights) {
+  std::vector<WordRowsShape> shapes;
+  for (Depth d : depths)
+    for (int channels = 1; channels <= 4; ++channels) {
+      const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
+      if (pixel_bytes > 4) continue;
+      for (int w : words)
+        for (int height : heights)
+          if (w * 4 % pixel_bytes == 0) shapes.push_back({w * 4 / pixel_bytes, height, channels, d, w});
+    }
+  return shapes;
+}
+
 // 8-bit images whose rows are whole words run through the word rows kernel
 // (stencil_words.cu), by arithmetic at strengths of the form a / 2^s and
 // through the word table at others: row lengths around a warp's 32 words
@@ -124,16 +148,12 @@ TEST(GpuBackend, SharpenWordRows) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 70;
   for (const char* f : {"1", "2.5", "0.7"})
-    for (int channels = 1; channels <= 4; ++channels)
-      for (int words : {1, 3, 31, 32, 33, 96, 255, 256, 257, 768, 771})
-        for (int height : {1, 2, 9, 70, 300}) {
-          if (words * 4 % channels != 0) continue;
-          const int width = words * 4 / channels;
-          SCOPED_TRACE(std::string("F=") + f + " " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-                       std::to_string(channels));
-          expect_backends_agree(random_image(width, height, channels, Depth::U8, seed++),
-                                {parse_stage("sharpen", {f})});
-        }
+    for (const WordRowsShape& w :
+         word_rows_shapes({Depth::U8}, {1, 3, 31, 32, 33, 96, 255, 256, 257, 768, 771}, {1, 2, 9, 70, 300})) {
+      const Image in = random_image(w.width, w.height, w.channels, w.depth, seed++);
+      SCOPED_TRACE(std::string("F=") + f + " " + shape(in));
+      expect_backends_agree(in, {parse_stage("sharpen", {f})});
+    }
 }
 
 // The median's selection networks (median_networks.cu) tile 64x16 pixels,
@@ -154,19 +174,12 @@ TEST(GpuBackend, MedianNetworksAtTileEdges) {
 TEST(GpuBackend, MedianWordRows) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 90;
-  for (Depth d : {Depth::U8, Depth::U16})
-    for (int channels = 1; channels <= 4; ++channels) {
-      const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
-      if (pixel_bytes > 4) continue;
-      for (int words : {1, 3, 31, 32, 33, 255, 256, 257, 771})
-        for (int height : {1, 2, 9, 70, 300}) {
-          if (words * 4 % pixel_bytes != 0) continue;
-          const int width = words * 4 / pixel_bytes;
-          SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + "x" + std::to_string(channels) +
-                       (d == Depth::U8 ? " 8-bit" : " 16-bit"));
-          expect_backends_agree(random_image(width, height, channels, d, seed++), {parse_stage("median", {"1"})});
-        }
-    }
+  for (const WordRowsShape& w :
+       word_rows_shapes({Depth::U8, Depth::U16}, {1, 3, 31, 32, 33, 255, 256, 257, 771}, {1, 2, 9, 70, 300})) {
+    const Image in = random_image(w.width, w.height, w.channels, w.depth, seed++);
+    SCOPED_TRACE(shape(in));
+    expect_backends_agree(in, {parse_stage("median", {"1"})});
+  }
 }
 
 // Past the networks: 8-bit images take a sliding histogram per sample
@@ -275,23 +288,15 @@ TEST(GpuBackend, GaussianWordRows) {
   std::uint32_t seed = 1300;
   for (int r = 1; r <= kMaxGaussianWordsRadius + 1; ++r) {
     const std::string sigma = std::to_string((r - 0.5) / 3);  // ceil(3S) = r
-    for (Depth d : {Depth::U8, Depth::U16})
-      for (int channels = 1; channels <= 4; ++channels) {
-        const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
-        if (pixel_bytes > 4) continue;
-        for (int words : {1, 3, 31, 32, 33, 129, 257})
-          for (int height : {1, 3, 70}) {
-            if (words * 4 % pixel_bytes != 0) continue;
-            const int width = words * 4 / pixel_bytes;
-            SCOPED_TRACE("r=" + std::to_string(r) + " " + std::to_string(width) + "x" + std::to_string(height) +
-                         "x" + std::to_string(channels) + (d == Depth::U8 ? " 8-bit" : " 16-bit"));
-            const Image in = random_image(width, height, channels, d, seed++);
-            expect_backends_agree(in, {parse_stage("gaussian", {sigma})});
-            // --unsharp's last step on the same path: alpha kept, the
-            // threshold met by some differences and not others.
-            if (words % 2 == 1) expect_backends_agree(in, {parse_stage("unsharp", {sigma + ",1.5,3%"})});
-          }
-      }
+    for (const WordRowsShape& w :
+         word_rows_shapes({Depth::U8, Depth::U16}, {1, 3, 31, 32, 33, 129, 257}, {1, 3, 70})) {
+      const Image in = random_image(w.width, w.height, w.channels, w.depth, seed++);
+      SCOPED_TRACE("r=" + std::to_string(r) + " " + shape(in));
+      expect_backends_agree(in, {parse_stage("gaussian", {sigma})});
+      // --unsharp's last step on the same path: alpha kept, the threshold
+      // met by some differences and not others.
+      if (w.words % 2 == 1) expect_backends_agree(in, {parse_stage("unsharp", {sigma + ",1.5,3%"})});
+    }
   }
 }
 
