@@ -36,6 +36,54 @@ template <> struct Lanes<8> { using U = std::uint64_t; };
 
 // ---- maps that keep the axes ----------------------------------------------
 
+// Three words of 4 RGB pixels (or 2 of 6 bytes), their pixels in reverse
+// order: byte permutes in registers.
+template <int PB> __device__ __forceinline__ void turn_words(std::uint32_t (&w)[3]);
+template <> __device__ __forceinline__ void turn_words<3>(std::uint32_t (&w)[3]) {
+  // Bytes 0..11 are pixels 0-2, 3-5, 6-8, 9-11; turned, 9 10 11 6 7 8 3 4 5 0 1 2.
+  const std::uint32_t t = __byte_perm(w[1], w[2], 0x0043);
+  const std::uint32_t w0 = __byte_perm(w[2], w[1], 0x6321), w2 = __byte_perm(w[0], w[1], 0x2105);
+  w[1] = __byte_perm(t, w[0], 0x3710);
+  w[0] = w0;
+  w[2] = w2;
+}
+template <> __device__ __forceinline__ void turn_words<6>(std::uint32_t (&w)[3]) {
+  // Halves 0..5 are pixels 0-2, 3-5; turned, 3 4 5 0 1 2.
+  const std::uint32_t w0 = __byte_perm(w[1], w[2], 0x5432), w1 = __byte_perm(w[2], w[0], 0x5432);
+  w[2] = __byte_perm(w[0], w[1], 0x5432);
+  w[0] = w0;
+  w[1] = w1;
+}
+
+// The staged run of n_px pixels at loaded + shift, turned into `turned`
+// (16-byte aligned). A pixel a lane, as one word or a struct of its
+// samples (byte by byte, flop took 1.2x a copy, flip 1.09x); 3- and 6-byte
+// pixels as three words a lane (a struct a pixel, RGB flop took 1.11x).
+template <int PB>
+__device__ __forceinline__ void turn_run(const unsigned char* loaded, int shift, int n_px, unsigned char* turned) {
+  using U = typename Lanes<PB>::U;
+  const int lane = threadIdx.x % 32;
+  int done = 0;
+  if constexpr (PB == 3 || PB == 6) {
+    // Groups of 12 bytes from the run's end; each reads a word past its
+    // bytes, inside the staging buffer's room.
+    constexpr int kGroup = 12 / PB;
+    const int groups = n_px / kGroup;
+    for (int q = lane; q < groups; q += 32) {
+      std::uint32_t w[3];
+      staged_words(loaded, shift + (n_px - kGroup * (q + 1)) * PB, w);
+      turn_words<PB>(w);
+      auto* to = reinterpret_cast<std::uint32_t*>(turned + 12 * q);
+      to[0] = w[0], to[1] = w[1], to[2] = w[2];
+    }
+    done = groups * kGroup;
+  }
+  // The run starts on a pixel's alignment (rows are whole pixels).
+  const U* from = reinterpret_cast<const U*>(loaded + shift);
+  U* to = reinterpret_cast<U*>(turned);
+  for (int p = done + lane; p < n_px; p += 32) to[p] = from[n_px - 1 - p];
+}
+
 constexpr int kRowWarps = 8;
 constexpr int kPerLane = 4;                                  // vectors a lane carries
 constexpr int kSegmentRoom = 32 * kPerLane * 16 - 15;        // the most bytes row_io moves at once
@@ -65,12 +113,7 @@ __global__ void __launch_bounds__(32 * kRowWarps)
     __syncwarp();
     const unsigned char* out = loaded + shift;
     if (m.xx < 0) {
-      // A pixel a lane (the run starts on a pixel's alignment: rows are
-      // whole pixels); byte by byte, flop took 1.2x a copy, flip 1.09x.
-      using U = typename Lanes<PB>::U;
-      const U* from = reinterpret_cast<const U*>(loaded + shift);
-      U* to = reinterpret_cast<U*>(turned);
-      for (int p = lane; p < n_px; p += 32) to[p] = from[n_px - 1 - p];
+      turn_run<PB>(loaded, shift, n_px, turned);
       __syncwarp();
       out = turned;
     }

@@ -336,6 +336,25 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
       }
 }
 
+// Rows that keep their axes move in segments of up to 2033 bytes (677 RGB
+// pixels), turned, for flop and rotate 180, three words of 4 RGB or 2
+// RGB 16-bit pixels a lane and the rest a pixel a lane: widths around the
+// segments and the groups, every depth and channel count.
+TEST(GpuBackend, TurnedRowsAcrossSegments) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 1800;
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int w : {2, 5, 676, 677, 678, 1355, 2049, 4099}) {
+        const Image in = random_image(w, 3, channels, d, seed++);
+        for (const auto& [op, args] : {std::pair<const char*, std::vector<std::string>>{"flop", {}},
+                                       {"rotate", {"180"}}, {"flip", {}}, {"crop", {"100x2+1+1"}}}) {
+          SCOPED_TRACE(std::string(op) + " of " + shape(in));
+          expect_backends_agree(in, {parse_stage(op, args)});
+        }
+      }
+}
+
 TEST(GpuBackend, WideSingleRow) {
   GPUIMG_REQUIRE_GPU();
   expect_backends_agree(random_image(1 << 20, 1, 4, Depth::U8, 6),
