@@ -340,5 +340,12 @@ TEST(LibmPow, OneOperationPowersRoundOnce) {
   for (int k = 0; k <= 22; ++k) expect_same(xm::pow(10.0, k), std::pow(10.0, k), "pow(10, k)");
 }
 
+// The divisions the GPU's --map kernel does without dividing
+// (expr_math.hpp): every sample of either depth, to the bit.
+TEST(ExprMath, UnitValuesAreTheQuotients) {
+  for (unsigned s = 0; s <= 255; ++s) ASSERT_EQ(xm::unit8(s), s / 255.0) << s;
+  for (unsigned s = 0; s <= 65535; ++s) ASSERT_EQ(xm::unit16(s), s / 65535.0) << s;
+}
+
 }  // namespace
 }  // namespace gpuimg::test

@@ -62,6 +62,9 @@ const std::vector<std::string>& every_function() {
       "expm1((v-0.5)*1e-12)*1e11+expm1(v*800-40)/1e300+0.5",
       "cbrt((v-0.5)*1e-300)*1e100+cbrt(x-w/2)/w+0.5",
       "exp2(v*2200-1100)/1e300+exp2(x-y)/8",
+      // Results whose m r + 0.5 passes 2^31 and 2^52 on either side.
+      "(v-0.5)*(x+1)*1e7",
+      "(v-0.5)*(y+1)*1e17",
       "(x*7.3 % (v*5-2.5))*0.2+0.5",
       "sign(v-0.5)*0.25+trunc(x/w*7-3.5)/14+0.5",
       "min(r,g,b,x/w)+max(v,0/0,y/h)/2",
@@ -75,13 +78,16 @@ const std::vector<std::string>& every_function() {
   return texts;
 }
 
+// Sizes whose rows are whole words (1030 at 16 bits and RGBA, 260 at every
+// layout), every other row (1030 at 8 bits), one row in four (131 RGB), and
+// rows that end inside a thread's four pixels.
 TEST(GpuMap, EveryFunctionGivesTheCpuBytes) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 1;
   for (const std::string& text : every_function())
     for (Depth d : {Depth::U8, Depth::U16})
       for (int channels = 1; channels <= 4; ++channels)
-        for (auto [w, h] : {std::pair{1, 1}, {37, 1}, {1, 41}, {131, 67}, {1030, 3}}) {
+        for (auto [w, h] : {std::pair{1, 1}, {37, 1}, {1, 41}, {131, 67}, {1030, 3}, {260, 3}}) {
           if (text.find(';') != std::string::npos && channels < 3) continue;  // one expression a colour channel
           SCOPED_TRACE("--map " + text + " on " + std::to_string(w) + "x" + std::to_string(h) + "x" +
                        std::to_string(channels) + (d == Depth::U8 ? " 8-bit" : " 16-bit"));

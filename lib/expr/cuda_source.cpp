@@ -20,11 +20,12 @@ std::string constant_text(double k) {
 const char* const kNameText[kNames] = {"n_v", "n_r", "n_g", "n_b", "n_a", "n_c", "n_x", "n_y", "n_w", "n_h"};
 
 // Where in the kernel a value is computed: the fewer things it varies
-// with, the less often. A thread takes a column down a group of rows, so
-// what varies with the column alone is computed once a thread, what varies
-// with the row alone once a row of the block (into shared memory), the
-// rest once a pixel or, where it reads v or c, once a sample.
-enum Section { column, row, pixel, sample };
+// with, the less often. A thread takes kMapPixels columns down a group of
+// rows, so what varies with nothing is computed once a thread, with the
+// column alone once a thread for each of its columns, with the row alone
+// once a row of the block (into shared memory), the rest once a pixel or,
+// where it reads v or c, once a sample.
+enum Section { uniform, column, row, pixel, sample };
 
 constexpr unsigned kX = 1, kY = 2, kPixel = 4, kSample = 8;
 
@@ -47,7 +48,8 @@ unsigned name_varies(Name n) {
 Section section_of(unsigned varies) {
   if (varies & kSample) return sample;
   if ((varies & kPixel) || (varies & (kX | kY)) == (kX | kY)) return pixel;
-  return (varies & kY) ? row : column;
+  if (varies & kY) return row;
+  return (varies & kX) ? column : uniform;
 }
 
 // A program as single assignments: value i is instruction i's result, its
@@ -70,17 +72,19 @@ struct Values {
   }
 
   std::string name(int i) const { return "p" + std::to_string(program) + "_" + std::to_string(i); }
+  // A value as an operand: a column value is one of the thread's columns, j.
+  std::string ref(int i) const { return section[i] == column ? name(i) + "[j]" : name(i); }
 
   std::string statement(int i) const {
     const Instr& in = code[i];
-    std::string s = "const double " + name(i) + " = ";
+    std::string s = section[i] == column ? ref(i) + " = " : "const double " + name(i) + " = ";
     switch (in.code) {
       case Code::constant: s += constant_text(in.k); break;
       case Code::name: s += kNameText[in.a]; break;
       default:
-        s += std::string("xm::") + code_name(in.code) + "(" + name(in.a);
-        if (arity(in.code) > 1) s += ", " + name(in.b);
-        if (arity(in.code) > 2) s += ", " + name(in.c);
+        s += std::string("xm::") + code_name(in.code) + "(" + ref(in.a);
+        if (arity(in.code) > 1) s += ", " + ref(in.b);
+        if (arity(in.code) > 2) s += ", " + ref(in.c);
         s += ")";
     }
     return s + ";\n";
@@ -90,6 +94,14 @@ struct Values {
     std::string s;
     for (std::size_t i = 0; i < code.size(); ++i)
       if (section[i] == which) s += indent + statement(static_cast<int>(i));
+    return s;
+  }
+
+  // The column values, one for each of a thread's columns.
+  std::string column_arrays(const std::string& indent) const {
+    std::string s;
+    for (std::size_t i = 0; i < code.size(); ++i)
+      if (section[i] == column) s += indent + "double " + name(static_cast<int>(i)) + "[" + std::to_string(kMapPixels) + "];\n";
     return s;
   }
 };
@@ -135,21 +147,23 @@ Values single_assignments(const Program& p, int index, int& shared_used) {
 
 // The layout the kernel is made for, and the programs as values.
 struct Kernel {
-  int channels, colours;
-  bool alpha, bytes8;
-  std::string type, max, ch, rows;
+  int channels, colours, bytes;
+  bool alpha;
+  std::string type, max, ch, px;
   std::vector<Values> values;
   int shared_used = 0;
   std::uint32_t reads = 0;
 
   bool reads_name(Name n) const { return (reads >> static_cast<int>(n)) & 1u; }
   const Values& of_channel(int c) const { return values[values.size() > 1 ? c : 0]; }
+  // A thread's pixels of a row as 32-bit words, where the row lets them be.
+  int words() const { return kMapPixels * channels * bytes / 4; }
 
   // Each program's row values for the rows of a group, computed by the
-  // block's first kMapRows threads into shared memory.
+  // block's first group_rows threads into shared memory.
   std::string row_values() const {
     if (shared_used == 0) return "";
-    std::string s = "    if (threadIdx.x < " + rows + " && y0 + (int)threadIdx.x < height) {\n";
+    std::string s = "    if ((int)threadIdx.x < group_rows && y0 + (int)threadIdx.x < height) {\n";
     s += "      const double n_y = y0 + (int)threadIdx.x;\n";
     for (const Values& v : values) {
       s += v.statements(row, "      ");
@@ -161,40 +175,8 @@ struct Kernel {
     return s + "    }\n    __syncthreads();\n";
   }
 
-  // Row k's samples into in[]. A gray image's thread loads the next rows'
-  // samples before this row's are used, keeping several loads in flight:
-  // the ten operations at gray 16-bit took 0.121 ms so against 0.145
-  // loading each row as it came. RGB 8-bit went the other way, 0.186 ms
-  // against 0.140 (H100), probably for the queue's registers.
-  // before_rows: ahead of the loop over the group's rows; in_row: in it.
-  void loads(std::string& before_rows, std::string& in_row) const {
-    const int ahead = colours == 1 ? 8 : 0;
-    if (ahead == 0) {
-      for (int c = 0; c < channels; ++c) in_row += "      in[" + std::to_string(c) + "] = src[at + " + std::to_string(c) + "];\n";
-      return;
-    }
-    const auto sample_at = [&](const std::string& row, int c) {
-      return "src[((long long)(y0 + " + row + ") * width + x) * " + ch + " + " + std::to_string(c) + "]";
-    };
-    const std::string q_rows = std::to_string(ahead);
-    before_rows += "    int q[" + q_rows + "][" + ch + "];\n";
-    before_rows += "#pragma unroll\n    for (int d = 0; d < " + q_rows + "; ++d)\n      if (d < end) {\n";
-    for (int c = 0; c < channels; ++c)
-      before_rows += "        q[d][" + std::to_string(c) + "] = " + sample_at("d", c) + ";\n";
-    before_rows += "      }\n";
-    in_row += "#pragma unroll\n      for (int c = 0; c < " + ch + "; ++c) in[c] = q[0][c];\n";
-    in_row += "#pragma unroll\n      for (int d = 0; d + 1 < " + q_rows + "; ++d)\n";
-    in_row += "#pragma unroll\n        for (int c = 0; c < " + ch + "; ++c) q[d][c] = q[d + 1][c];\n";
-    in_row += "      if (k + " + q_rows + " < end) {\n";
-    for (int c = 0; c < channels; ++c)
-      in_row += "        q[" + std::to_string(ahead - 1) + "][" + std::to_string(c) + "] = " +
-                sample_at("k + " + q_rows, c) + ";\n";
-    in_row += "      }\n";
-  }
-
-  // One pixel of row k: its samples (through the load table), its row and
-  // pixel values, then each colour channel's sample values and store.
-  std::string pixel_body() const {
+  // Row k's values: from the shared rows, or y again.
+  std::string row_reads() const {
     std::string s;
     for (const Values& v : values)
       for (std::size_t i = 0; i < v.code.size(); ++i)
@@ -203,32 +185,76 @@ struct Kernel {
                "];\n";
         else if (v.again[i])
           s += "      " + v.statement(static_cast<int>(i));
+    return s;
+  }
+
+  // The thread's pixels of row k into in[][]. Where they are whole aligned
+  // words (all kMapPixels inside the image, and the row's byte offset a
+  // multiple of 4, as in every row of an image whose rows are whole words),
+  // as words: a warp's RGB byte loads, a sample a load, took 1.9x a copy.
+  // Else sample by sample.
+  std::string loads() const {
+    const std::string n = std::to_string(words());
+    std::string s = "      int in[" + px + "][" + ch + "] = {};\n";
+    s += "      const bool whole = count == " + px + " && ((at * " + std::to_string(bytes) + ") & 3) == 0;\n";
+    s += "      if (whole) {\n";
+    s += "        unsigned word[" + n + "];\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + n + "; ++i) word[i] = ((const unsigned*)(src + at))[i];\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + px + " * " + ch + "; ++i) in[i / " + ch + "][i % " + ch +
+         "] = sample_of(word, i);\n";
+    s += "      } else {\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + px + " * " + ch + "; ++i)\n";
+    s += "          if (i < count * " + ch + ") in[i / " + ch + "][i % " + ch + "] = src[at + i];\n";
+    s += "      }\n";
+    return s;
+  }
+
+  std::string stores() const {
+    const std::string n = std::to_string(words());
+    std::string s = "      if (whole) {\n";
+    s += "        unsigned word[" + n + "] = {};\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + px + " * " + ch + "; ++i) put_sample(word, i, out[i / " + ch +
+         "][i % " + ch + "]);\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + n + "; ++i) ((unsigned*)(dst + at))[i] = word[i];\n";
+    s += "      } else {\n";
+    s += "#pragma unroll\n        for (int i = 0; i < " + px + " * " + ch + "; ++i)\n";
+    s += "          if (i < count * " + ch + ") dst[at + i] = (" + type + ")out[i / " + ch + "][i % " + ch + "];\n";
+    s += "      }\n";
+    return s;
+  }
+
+  // Pixel j of row k: its samples (through the load table), its pixel
+  // values, then each colour channel's sample values and result.
+  std::string pixel_body() const {
+    std::string s;
     for (int c = 0; c < colours; ++c) {
       const std::string k = std::to_string(c);
-      s += "      if (load) in[" + k + "] = look(load, in[" + k + "]);\n";
+      s += "        if (load) in[j][" + k + "] = look(load, in[j][" + k + "]);\n";
     }
     // A gray pixel's r, g and b are its one colour; a is 1 without alpha.
-    const auto value = [&](int c) { return "unit_of(unit, in[" + std::to_string(colours == 1 ? 0 : c) + "])"; };
+    const auto value = [&](int c) { return "unit_of(in[j][" + std::to_string(colours == 1 ? 0 : c) + "])"; };
     const Name colour_name[3] = {Name::r, Name::g, Name::b};
     for (int c = 0; c < 3; ++c)
       if (reads_name(colour_name[c]))
-        s += "      const double " + std::string(kNameText[int(colour_name[c])]) + " = " + value(c) + ";\n";
+        s += "        const double " + std::string(kNameText[int(colour_name[c])]) + " = " + value(c) + ";\n";
     if (reads_name(Name::a))
-      s += "      const double n_a = " +
-           (alpha ? "unit_of(unit, in[" + std::to_string(channels - 1) + "])" : std::string("1.0")) + ";\n";
-    for (const Values& v : values) s += v.statements(pixel, "      ");
+      s += "        const double n_a = " +
+           (alpha ? "unit_of(in[j][" + std::to_string(channels - 1) + "])" : std::string("1.0")) + ";\n";
+    for (const Values& v : values) s += v.statements(pixel, "        ");
     for (int c = 0; c < colours; ++c) {
       const Values& v = of_channel(c);
       const std::string k = std::to_string(c);
-      s += "      {\n";
-      if (reads_name(Name::v)) s += "        const double n_v = " + value(c) + ";\n";
-      if (reads_name(Name::c)) s += "        const double n_c = " + k + ".0;\n";
-      s += v.statements(sample, "        ");
-      s += "        int out = xm::store(" + v.name(v.result) + ", " + max + ".0);\n";
-      s += "        if (store) out = look(store, out);\n";
-      s += "        dst[at + " + k + "] = (" + type + ")out;\n      }\n";
+      s += "        {\n";
+      if (reads_name(Name::v)) s += "          const double n_v = " + value(c) + ";\n";
+      if (reads_name(Name::c)) s += "          const double n_c = " + k + ".0;\n";
+      s += v.statements(sample, "          ");
+      s += "          out[j][" + k + "] = xm::store(" + v.ref(v.result) + ", " + max + ".0);\n";
+      s += "          if (store) out[j][" + k + "] = look(store, out[j][" + k + "]);\n        }\n";
     }
-    if (alpha) s += "      dst[at + " + std::to_string(channels - 1) + "] = in[" + std::to_string(channels - 1) + "];\n";
+    if (alpha) {
+      const std::string a = std::to_string(channels - 1);
+      s += "        out[j][" + a + "] = in[j][" + a + "];\n";
+    }
     return s;
   }
 };
@@ -242,11 +268,12 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
   kn.colours = kn.alpha ? kn.channels - 1 : kn.channels;
   if (programs.empty() || (programs.size() > 1 && programs.size() != static_cast<std::size_t>(kn.colours)))
     throw std::logic_error("map_kernel_source: programs do not match the colour channels");
-  kn.bytes8 = shape.bytes == 1;
-  kn.type = kn.bytes8 ? "unsigned char" : "unsigned short";
-  kn.max = kn.bytes8 ? "255" : "65535";
+  kn.bytes = shape.bytes;
+  const bool bytes8 = shape.bytes == 1;
+  kn.type = bytes8 ? "unsigned char" : "unsigned short";
+  kn.max = bytes8 ? "255" : "65535";
   kn.ch = std::to_string(kn.channels);
-  kn.rows = std::to_string(kMapRows);
+  kn.px = std::to_string(kMapPixels);
   for (std::size_t i = 0; i < programs.size(); ++i) {
     kn.values.push_back(single_assignments(programs[i], static_cast<int>(i), kn.shared_used));
     kn.reads |= programs[i].reads;
@@ -258,46 +285,54 @@ std::string map_kernel_source(const std::vector<Program>& programs, const Shape&
     for (Values& v : kn.values) v.rows_in_pixels();
     kn.shared_used = 0;
   }
-  const std::string& rows = kn.rows;
 
   std::string s = "#include \"expr_math.hpp\"\nusing namespace gpuimg;\n";
   // A fused pass's table, in TableData's layout (kernels/tables.hpp).
   s += "__device__ __forceinline__ int look(const int* t, int v) { return t[0] == 2 ? " + kn.max +
        " - v : t[1 + v]; }\n";
-  // A sample as a value: sample / M, looked up at 8 bits (the same
-  // division, done once a block rather than once a sample).
-  s += kn.bytes8 ? "__device__ __forceinline__ double unit_of(const double* unit, int s) { return unit[s]; }\n"
-                 : "__device__ __forceinline__ double unit_of(const double*, int s) { return s / 65535.0; }\n";
+  // A sample as a value, sample / M, to the bit.
+  s += std::string("__device__ __forceinline__ double unit_of(int s) { return xm::") + (bytes8 ? "unit8" : "unit16") +
+       "(s); }\n";
+  // Sample i of a run of words, little-endian, and its setting.
+  const std::string bits = std::to_string(8 * kn.bytes), per_word = std::to_string(4 / kn.bytes),
+                    mask = bytes8 ? "0xffu" : "0xffffu";
+  s += "__device__ __forceinline__ int sample_of(const unsigned* w, int i) { return (w[i / " + per_word + "] >> (" +
+       bits + " * (i % " + per_word + "))) & " + mask + "; }\n";
+  s += "__device__ __forceinline__ void put_sample(unsigned* w, int i, int v) { w[i / " + per_word +
+       "] |= (unsigned)v << (" + bits + " * (i % " + per_word + ")); }\n";
 
-  // A thread a column, down groups of kMapRows rows gridDim.y groups apart.
+  // A thread takes kMapPixels columns down groups of group_rows rows, gridDim.y groups apart.
   s += "extern \"C\" __global__ void " + std::string(kMapKernel) + "(const " + kn.type + "* __restrict__ src, " +
-       kn.type + "* __restrict__ dst, int width, int height, const int* __restrict__ load, const int* __restrict__ store) {\n";
-  if (kn.bytes8) {
-    s += "  __shared__ double unit[256];\n";
-    s += "  for (int i = threadIdx.x; i < 256; i += blockDim.x) unit[i] = i / 255.0;\n";
-  } else {
-    s += "  const double* unit = 0;\n";
-  }
-  if (kn.shared_used > 0) s += "  __shared__ double rows[" + rows + "][" + std::to_string(kn.shared_used) + "];\n";
-  s += "  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n";
-  s += "  const double n_w = width, n_h = height, n_x = x;\n  (void)n_w; (void)n_h; (void)n_x;\n";
-  for (const Values& v : kn.values) s += v.statements(column, "  ");
-  s += "  const int groups = (height + " + rows + " - 1) / " + rows + ";\n";
+       kn.type + "* __restrict__ dst, int width, int height, int group_rows, const int* __restrict__ load, " +
+       "const int* __restrict__ store) {\n";
+  if (kn.shared_used > 0)
+    s += "  __shared__ double rows[" + std::to_string(kMapRows) + "][" + std::to_string(kn.shared_used) + "];\n";
+  s += "  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * " + kn.px + ";\n";
+  s += "  const double n_w = width, n_h = height;\n  (void)n_w; (void)n_h;\n";
+  for (const Values& v : kn.values) s += v.statements(uniform, "  ");
+  for (const Values& v : kn.values) s += v.column_arrays("  ");
+  s += "#pragma unroll\n  for (int j = 0; j < " + kn.px + "; ++j) {\n";
+  s += "    const double n_x = x0 + j;\n    (void)n_x;\n";
+  for (const Values& v : kn.values) s += v.statements(column, "    ");
+  s += "  }\n";
+  s += "  const int groups = (height + group_rows - 1) / group_rows;\n";
   s += "  for (int group = blockIdx.y; group < groups; group += gridDim.y) {\n";
-  s += "    const int y0 = group * " + rows + ";\n";
-  // Before the first group: the unit table; before each later one: every
-  // thread is done reading the last group's rows.
-  s += "    __syncthreads();\n";
+  s += "    const int y0 = group * group_rows;\n";
+  // Every thread is done reading the last group's rows.
+  if (kn.shared_used > 0) s += "    __syncthreads();\n";
   s += kn.row_values();
-  s += "    if (x >= width) continue;\n";
-  s += "    const int end = height - y0 < " + rows + " ? height - y0 : " + rows + ";\n";
-  std::string in_row;
-  kn.loads(s, in_row);
+  s += "    if (x0 >= width) continue;\n";
+  s += "    const int end = height - y0 < group_rows ? height - y0 : group_rows;\n";
+  s += "    const int count = width - x0 < " + kn.px + " ? width - x0 : " + kn.px + ";\n";
   s += "    for (int k = 0; k < end; ++k) {\n";
   s += "      const double n_y = y0 + k;\n      (void)n_y;\n";
-  s += "      const long long at = ((long long)(y0 + k) * width + x) * " + kn.ch + ";\n";
-  s += "      int in[" + kn.ch + "];\n";
-  s += in_row + kn.pixel_body();
+  s += "      const long long at = ((long long)(y0 + k) * width + x0) * " + kn.ch + ";\n";
+  s += kn.row_reads() + kn.loads();
+  s += "      int out[" + kn.px + "][" + kn.ch + "];\n";
+  s += "#pragma unroll\n      for (int j = 0; j < " + kn.px + "; ++j) {\n";
+  s += kn.pixel_body();
+  s += "      }\n";
+  s += kn.stores();
   s += "    }\n  }\n}\n";
   return s;
 }
