@@ -142,17 +142,25 @@ template <int PB> cudaError_t launch_rows(const CudaStage& s, const AxisMap& m) 
 // transpose took 1.59x a copy at 7680x4320 RGB, 1.56x at gray 16-bit. The
 // input rows' runs land in shared memory as words; each output word is put
 // together from the tile's bytes (half-words at 2 and 6 bytes). Only for
-// whole tiles whose every run starts on a word: the others go a pixel a
-// thread. (Lanes moving single bytes of RGB, so that each access covered
-// whole sectors, measured slower than the struct: 0.147 ms against 0.130.)
+// whole bands whose every run starts on a word: the others go a tile at a
+// time, a pixel a thread. (Lanes moving single bytes of RGB, so that each
+// access covered whole sectors, measured slower than the struct: 0.147 ms
+// against 0.130.)
 template <int PB> struct TileWords {
   static constexpr bool kUsed = PB == 1 || PB == 2 || PB == 3 || PB == 6;
+  // Output rows a block takes at once, in tiles: a taller band keeps more
+  // bytes in flight a block, which gray 16-bit gained from (7680x4320 on
+  // the H100: 1.30x a copy a tile at a time, 1.14x two, 1.09x four) and RGB
+  // lost (1.50x, 1.81x, 2.21x). At 6 bytes two tiles took 128 registers.
+  static constexpr int kBandTiles = PB == 1 || PB == 2 ? 4 : 1;
+  static constexpr int kBand = kTile * kBandTiles;
   using E = std::conditional_t<PB % 2 == 0, std::uint16_t, std::uint8_t>;
   static constexpr int kPerWord = 4 / static_cast<int>(sizeof(E));
   static constexpr int kPixelElements = PB / static_cast<int>(sizeof(E));
-  static constexpr int kRowWords = kTile * PB / 4;
-  static constexpr int kStride = kRowWords | 1;  // odd, so that reads down a column fall in different banks
-  static constexpr int kPasses = kTile * kRowWords / (kTile * kRowsPerPass);
+  static constexpr int kRunWords = kBand * PB / 4;  // an input run of kBand pixels
+  static constexpr int kStride = kRunWords | 1;      // odd, so that reads down a column fall in different banks
+  static constexpr int kRowWords = kTile * PB / 4;   // an output row of the tile
+  static constexpr int kPasses = kTile * kRunWords / (kTile * kRowsPerPass);
 };
 
 // Tile row p holds output column x_base + p: the input row it comes from,
@@ -162,7 +170,7 @@ template <int PB> struct TileWords {
 template <int PB>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     transpose_kernel(const unsigned char* __restrict__ src_bytes, unsigned char* __restrict__ dst_bytes, int in_w,
-                     int out_w, int out_h, AxisMap m, int tiles_y, bool word_rows) {
+                     int out_w, int out_h, AxisMap m, int bands, bool word_rows) {
   using U = typename Lanes<PB>::U;
   using TW = TileWords<PB>;
   constexpr int kStride = kTile + (sizeof(U) >= 3 ? 1 : 4 / sizeof(U));
@@ -174,18 +182,16 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
   const int thread = threadIdx.y * kTile + lane;
   const int x_base = blockIdx.x * kTile;
   const int cols = min(kTile, out_w - x_base);
-  for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
-    const int y_base = ty * kTile;
-    const int rows = min(kTile, out_h - y_base);
-    // The input columns of output rows y_base.. run one way or the other.
-    const int first = min(m.source_x(x_base, y_base), m.source_x(x_base, y_base + rows - 1));
+  for (int band = blockIdx.y; band < bands; band += gridDim.y) {
     if constexpr (TW::kUsed) {
-      if (word_rows && rows == kTile && cols == kTile && (static_cast<unsigned>(first) * PB) % 4 == 0) {
+      const int y_base = band * TW::kBand;
+      const int first = min(m.source_x(x_base, y_base), m.source_x(x_base, y_base + TW::kBand - 1));
+      if (word_rows && out_h - y_base >= TW::kBand && cols == kTile && (static_cast<unsigned>(first) * PB) % 4 == 0) {
         const auto* in = reinterpret_cast<const std::uint32_t*>(src_bytes);
         auto* out = reinterpret_cast<std::uint32_t*>(dst_bytes);
 #pragma unroll
         for (int n = 0; n < TW::kPasses; ++n) {
-          const int i = thread + n * kTile * kRowsPerPass, p = i / TW::kRowWords, k = i % TW::kRowWords;
+          const int i = thread + n * kTile * kRowsPerPass, p = i / TW::kRunWords, k = i % TW::kRunWords;
           words[p][k] = in[(static_cast<std::size_t>(m.source_y(x_base + p, y_base)) * in_w + first) * PB / 4 + k];
         }
         __syncthreads();
@@ -202,42 +208,47 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
           }
           out[(static_cast<std::size_t>(y_base + r) * out_w + x_base) * PB / 4 + k] = w;
         }
-        __syncthreads();  // the tile is refilled for the next tile row
+        __syncthreads();  // the tile is refilled for the next band
         continue;
       }
     }
-    // Fixed trip counts, so that a thread's loads are in flight together (a
-    // loop to `cols` issues them one after another).
+    for (int y_base = band * TW::kBand; y_base < min(out_h, (band + 1) * TW::kBand); y_base += kTile) {
+      const int rows = min(kTile, out_h - y_base);
+      // The input columns of output rows y_base.. run one way or the other.
+      const int first = min(m.source_x(x_base, y_base), m.source_x(x_base, y_base + rows - 1));
+      // Fixed trip counts, so that a thread's loads are in flight together
+      // (a loop to `cols` issues them one after another).
 #pragma unroll
-    for (int i = 0; i < kTile / kRowsPerPass; ++i) {
-      const int p = threadIdx.y + i * kRowsPerPass;
-      if (p < cols && lane < rows)
-        tile[p][lane] = src[static_cast<std::size_t>(m.source_y(x_base + p, y_base)) * in_w + first + lane];
-    }
-    __syncthreads();
+      for (int i = 0; i < kTile / kRowsPerPass; ++i) {
+        const int p = threadIdx.y + i * kRowsPerPass;
+        if (p < cols && lane < rows)
+          tile[p][lane] = src[static_cast<std::size_t>(m.source_y(x_base + p, y_base)) * in_w + first + lane];
+      }
+      __syncthreads();
 #pragma unroll
-    for (int i = 0; i < kTile / kRowsPerPass; ++i) {
-      const int r = threadIdx.y + i * kRowsPerPass;
-      if (r < rows && lane < cols)
-        dst[static_cast<std::size_t>(y_base + r) * out_w + x_base + lane] =
-            tile[lane][m.source_x(x_base, y_base + r) - first];
+      for (int i = 0; i < kTile / kRowsPerPass; ++i) {
+        const int r = threadIdx.y + i * kRowsPerPass;
+        if (r < rows && lane < cols)
+          dst[static_cast<std::size_t>(y_base + r) * out_w + x_base + lane] =
+              tile[lane][m.source_x(x_base, y_base + r) - first];
+      }
+      __syncthreads();  // the tile is refilled for the next tile
     }
-    __syncthreads();  // the tile is refilled for the next tile row
   }
 }
 
 template <int Bytes> cudaError_t launch(const CudaStage& s, const AxisMap& m) {
   if (!m.swaps_axes()) return launch_rows<Bytes>(s, m);
   const int tiles_x = (s.out.width + kTile - 1) / kTile;
-  const int tiles_y = (s.out.height + kTile - 1) / kTile;
-  const dim3 grid(tiles_x, std::min(tiles_y, kMaxGridY));
+  const int bands = (s.out.height + TileWords<Bytes>::kBand - 1) / TileWords<Bytes>::kBand;
+  const dim3 grid(tiles_x, std::min(bands, kMaxGridY));
   // Every row of both images starts on a word, and so do the buffers.
   const bool word_rows = (1LL * s.in.width * Bytes) % 4 == 0 && (1LL * s.out.width * Bytes) % 4 == 0 &&
                          reinterpret_cast<std::uintptr_t>(s.src) % 4 == 0 &&
                          reinterpret_cast<std::uintptr_t>(s.dst) % 4 == 0;
   transpose_kernel<Bytes><<<grid, dim3(kTile, kRowsPerPass), 0, s.stream>>>(
       static_cast<const unsigned char*>(s.src), static_cast<unsigned char*>(s.dst), s.in.width, s.out.width,
-      s.out.height, m, tiles_y, word_rows);
+      s.out.height, m, bands, word_rows);
   return cudaGetLastError();
 }
 

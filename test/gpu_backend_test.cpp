@@ -355,16 +355,17 @@ TEST(GpuBackend, TurnedRowsAcrossSegments) {
       }
 }
 
-// Quarter turns and transposes move whole 32x32 tiles in words where every
-// row of both images starts on one: sizes that make it so at every pixel
-// size (sides multiples of 4), with whole tiles and partial ones at the
-// edges, and one (an odd side) that keeps a pixel a thread.
+// Quarter turns and transposes move whole bands of 32x32 tiles (four at 1
+// and 2 bytes a pixel) in words where every row of both images starts on
+// one: sizes that make it so at every pixel size (sides multiples of 4),
+// with whole bands, partial bands and partial tiles at the edges, and one
+// (an odd side) that keeps a pixel a thread.
 TEST(GpuBackend, TransposedTilesInWords) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 1900;
   for (Depth d : {Depth::U8, Depth::U16})
     for (int channels = 1; channels <= 4; ++channels)
-      for (auto [w, h] : {std::pair{64, 64}, {96, 160}, {100, 68}, {260, 36}, {66, 98}, {97, 64}}) {
+      for (auto [w, h] : {std::pair{64, 64}, {96, 160}, {100, 68}, {260, 36}, {200, 300}, {66, 98}, {97, 64}}) {
         const Image in = random_image(w, h, channels, d, seed++);
         for (const auto& [op, args] : {std::pair<const char*, std::vector<std::string>>{"transpose", {}},
                                        {"rotate", {"90"}}, {"rotate", {"270"}}}) {
