@@ -149,10 +149,10 @@ template <int PB> cudaError_t launch_rows(const CudaStage& s, const AxisMap& m) 
 template <int PB> struct TileWords {
   static constexpr bool kUsed = PB == 1 || PB == 2 || PB == 3 || PB == 6;
   // Output rows a block takes at once, in tiles: a taller band keeps more
-  // bytes in flight a block, which gray 16-bit gained from (7680x4320 on
-  // the H100: 1.30x a copy a tile at a time, 1.14x two, 1.09x four) and RGB
-  // lost (1.50x, 1.81x, 2.21x). At 6 bytes two tiles took 128 registers.
-  static constexpr int kBandTiles = PB == 1 || PB == 2 ? 4 : 1;
+  // bytes in flight a block (transpose of 7680x4320 on the H100, a copy's
+  // time: gray 16-bit 1.30x a tile at a time, 1.14x two, 1.09x four; RGB
+  // 1.39x, 1.38x, 1.22x). At 6 bytes two tiles took 128 registers.
+  static constexpr int kBandTiles = kUsed && PB != 6 ? 4 : 1;
   static constexpr int kBand = kTile * kBandTiles;
   using E = std::conditional_t<PB % 2 == 0, std::uint16_t, std::uint8_t>;
   static constexpr int kPerWord = 4 / static_cast<int>(sizeof(E));
@@ -195,6 +195,28 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
           words[p][k] = in[(static_cast<std::size_t>(m.source_y(x_base + p, y_base)) * in_w + first) * PB / 4 + k];
         }
         __syncthreads();
+        if constexpr (PB == 3) {
+          // A thread takes four pixels of an output row, three words: each
+          // pixel's bytes by a funnel shift of two words of its tile row,
+          // the words by byte permutes (a shared-memory byte load a byte,
+          // with its own index arithmetic, took 1.50x a copy).
+          static_assert(kTile * kRowsPerPass == kTile * kTile / 4, "a thread for every four pixels of a tile");
+#pragma unroll
+          for (int n = 0; n < TW::kBandTiles; ++n) {
+            const int r = thread / (kTile / 4) + n * kTile, c = thread % (kTile / 4) * 4;
+            const int q = (m.source_x(x_base, y_base + r) - first) * 3;
+            std::uint32_t px[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+              px[i] = __funnelshift_r(words[c + i][q >> 2], words[c + i][(q >> 2) + 1], 8 * (q & 3));
+            std::uint32_t* to = out + (static_cast<std::size_t>(y_base + r) * out_w + x_base + c) * 3 / 4;
+            to[0] = __byte_perm(px[0], px[1], 0x4210);
+            to[1] = __byte_perm(px[1], px[2], 0x5421);
+            to[2] = __byte_perm(px[2], px[3], 0x6542);
+          }
+          __syncthreads();  // the tile is refilled for the next band
+          continue;
+        }
         const auto* e = reinterpret_cast<const typename TW::E*>(&words[0][0]);
 #pragma unroll
         for (int n = 0; n < TW::kPasses; ++n) {
