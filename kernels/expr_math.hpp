@@ -116,8 +116,10 @@ GPUIMG_XM int store(double r, double m) {
   // The same sample without comparing doubles or converting one (the
   // conversion and the comparisons made --map's kernel 1.5x a copy, this
   // 1.42x): u = m r + 0.5 added to 2^52, rounding down, is 2^52 + floor(u)
-  // wherever 0 <= u < 2^52, floor(u) in its low word; any other high word
-  // means u is out of that range: from 2^52 to infinity, m; below 0 or NaN, 0.
+  // wherever 0 <= u < 2^52, whose high word is 2^52's exactly where u <
+  // 2^32, floor(u) then in the low word. A larger high word up to
+  // infinity's means u >= 2^32 > m + 0.5, so r > 1: m. A smaller one
+  // (u < 0), a negative one or a NaN's: 0.
   const double f = __dadd_rd(m * r + 0.5, 4503599627370496.0);
   const int hi = __double2hiint(f);
   const unsigned lo = static_cast<unsigned>(__double2loint(f)), top = static_cast<unsigned>(m);

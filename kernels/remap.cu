@@ -8,9 +8,10 @@
 // vectors (row_io.cuh), whatever either row's alignment. Moving pixels one
 // by one (3 bytes a thread at RGB) took 1.55 times a copy at 7680x4320.
 //
-// Where it swaps them, a block writes a 32x32 tile of the output: the warp
-// reads along input rows into a shared-memory tile and writes the output
-// rows from its columns, so both sides of the transpose coalesce.
+// Where it swaps them, a block writes a band of 32-column tiles of the
+// output: the block reads along input rows into a shared-memory tile and
+// writes the output rows from its columns, so both sides of the transpose
+// coalesce.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -24,16 +25,6 @@ namespace {
 constexpr int kTile = 32;
 constexpr int kRowsPerPass = 8;  // warps a block
 
-// A pixel as one U: a 1-, 2-, 4- or 8-byte pixel as one aligned word
-// (moved as a byte array it took a byte access a byte); a 3- or 6-byte
-// pixel as a struct of its samples.
-template <int Bytes> struct Lanes;
-template <> struct Lanes<1> { using U = std::uint8_t; };
-template <> struct Lanes<2> { using U = std::uint16_t; };
-template <> struct Lanes<3> { struct U { std::uint8_t s[3]; }; };
-template <> struct Lanes<4> { using U = std::uint32_t; };
-template <> struct Lanes<6> { struct U { std::uint16_t s[3]; }; };
-template <> struct Lanes<8> { using U = std::uint64_t; };
 
 // ---- maps that keep the axes ----------------------------------------------
 
@@ -62,7 +53,7 @@ template <> __device__ __forceinline__ void turn_words<6>(std::uint32_t (&w)[3])
 // pixels as three words a lane (a struct a pixel, RGB flop took 1.11x).
 template <int PB>
 __device__ __forceinline__ void turn_run(const unsigned char* loaded, int shift, int n_px, unsigned char* turned) {
-  using U = typename Lanes<PB>::U;
+  using U = typename PixelUnit<PB>::U;
   const int lane = threadIdx.x % 32;
   int done = 0;
   if constexpr (PB == 3 || PB == 6) {
@@ -87,17 +78,15 @@ __device__ __forceinline__ void turn_run(const unsigned char* loaded, int shift,
 
 constexpr int kRowWarps = 8;
 constexpr int kPerLane = 4;                                  // vectors a lane carries
-constexpr int kSegmentRoom = 32 * kPerLane * 16 - 15;        // the most bytes row_io moves at once
-constexpr int kStageBytes = (32 * kPerLane * 16 + 32 + 15) / 16 * 16;
+constexpr int kSegmentRoom = kRowRoom<kPerLane>;
 
 template <int PB>
 __global__ void __launch_bounds__(32 * kRowWarps)
     row_remap_kernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst, int in_w, int in_h,
                      int out_w, int out_h, AxisMap m, int segment_px, long long segments) {
-  __shared__ __align__(16) unsigned char stage[kRowWarps][2][kStageBytes];
+  __shared__ __align__(16) unsigned char stage[kRowWarps][2][kRowStageBytes<kPerLane>];
   unsigned char* loaded = stage[threadIdx.y][0];
   unsigned char* turned = stage[threadIdx.y][1];
-  const int lane = threadIdx.x;
   const int per_row = (out_w + segment_px - 1) / segment_px;
   const unsigned char* in_end = src + static_cast<std::size_t>(in_w) * in_h * PB;
   const long long warps = static_cast<long long>(gridDim.x) * kRowWarps;
@@ -146,13 +135,18 @@ template <int PB> cudaError_t launch_rows(const CudaStage& s, const AxisMap& m) 
 // time, a pixel a thread. (Lanes moving single bytes of RGB, so that each
 // access covered whole sectors, measured slower than the struct: 0.147 ms
 // against 0.130.)
-template <int PB> struct TileWords {
-  static constexpr bool kUsed = PB == 1 || PB == 2 || PB == 3 || PB == 6;
+template <int PB, bool Used = PB == 1 || PB == 2 || PB == 3 || PB == 6> struct TileWords {
+  static constexpr bool kUsed = false;
+  static constexpr int kBand = kTile;
+  static constexpr int kStride = 1;
+};
+template <int PB> struct TileWords<PB, true> {
+  static constexpr bool kUsed = true;
   // Output rows a block takes at once, in tiles: a taller band keeps more
   // bytes in flight a block (transpose of 7680x4320 on the H100, a copy's
   // time: gray 16-bit 1.30x a tile at a time, 1.14x two, 1.09x four; RGB
   // 1.39x, 1.38x, 1.22x). At 6 bytes two tiles took 128 registers.
-  static constexpr int kBandTiles = kUsed && PB != 6 ? 4 : 1;
+  static constexpr int kBandTiles = PB != 6 ? 4 : 1;
   static constexpr int kBand = kTile * kBandTiles;
   using E = std::conditional_t<PB % 2 == 0, std::uint16_t, std::uint8_t>;
   static constexpr int kPerWord = 4 / static_cast<int>(sizeof(E));
@@ -171,7 +165,7 @@ template <int PB>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     transpose_kernel(const unsigned char* __restrict__ src_bytes, unsigned char* __restrict__ dst_bytes, int in_w,
                      int out_w, int out_h, AxisMap m, int bands, bool word_rows) {
-  using U = typename Lanes<PB>::U;
+  using U = typename PixelUnit<PB>::U;
   using TW = TileWords<PB>;
   constexpr int kStride = kTile + (sizeof(U) >= 3 ? 1 : 4 / sizeof(U));
   __shared__ U tile[kTile][kStride];

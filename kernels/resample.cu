@@ -13,6 +13,7 @@
 
 #include "byte_lanes.hpp"
 #include "cuda_launch.hpp"
+#include "row_io.cuh"
 
 namespace gpuimg {
 namespace {
@@ -52,6 +53,74 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int c = 0; c < C; ++c) dst[p * C + c] = from[c];
   }
+}
+
+// Nearest, a segment of an output row a warp: the run of input pixels the
+// segment's outputs copy goes to shared memory in 16-byte vectors
+// (row_io.cuh), each output pixel is picked from it there, a pixel a lane,
+// and the segment leaves in 16-byte vectors. A thread an output pixel,
+// reading and writing its samples one by one (nearest_kernel), took 0.76 ms
+// to enlarge 3840x2160 RGB to 15360x8640 on the H100, NPP 0.45. Where
+// outputs step over more than kNearestMaxStep input pixels, most of a run
+// is never picked, and nearest_kernel takes them.
+constexpr int kNearestWarps = 8;
+constexpr int kNearestPerLane = 4;
+constexpr int kNearestMaxStep = 4;
+
+template <int PB>
+__global__ void __launch_bounds__(32 * kNearestWarps)
+    nearest_rows_kernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst, int in_w, int in_h,
+                        int out_w, ResampleTable tx, ResampleTable ty, int segment_px, long long segments) {
+  using U = typename PixelUnit<PB>::U;
+  __shared__ __align__(16) unsigned char stage[kNearestWarps][2][kRowStageBytes<kNearestPerLane>];
+  unsigned char* loaded = stage[threadIdx.y][0];
+  unsigned char* picked = stage[threadIdx.y][1];
+  const int lane = threadIdx.x;
+  const int per_row = (out_w + segment_px - 1) / segment_px;
+  const unsigned char* in_end = src + static_cast<std::size_t>(in_w) * in_h * PB;
+  const long long warps = static_cast<long long>(gridDim.x) * kNearestWarps;
+  for (long long seg = blockIdx.x * 1LL * kNearestWarps + threadIdx.y; seg < segments; seg += warps) {
+    const int y = static_cast<int>(seg / per_row);
+    const int x0 = static_cast<int>(seg - 1LL * y * per_row) * segment_px;
+    const int n_px = min(segment_px, out_w - x0);
+    // Input indices ascend with the output's, so the run is first..last.
+    const int first = resample_nearest_index(tx, x0);
+    const int run_px = resample_nearest_index(tx, x0 + n_px - 1) - first + 1;
+    const unsigned char* run = src + (static_cast<std::size_t>(resample_nearest_index(ty, y)) * in_w + first) * PB;
+    const int shift = copy_row_in<kNearestPerLane>(run, static_cast<std::size_t>(run_px) * PB, src, in_end, loaded);
+    __syncwarp();
+    // The run starts on a pixel's alignment (rows are whole pixels).
+    const U* from = reinterpret_cast<const U*>(loaded + shift);
+    U* to = reinterpret_cast<U*>(picked);
+    for (int p = lane; p < n_px; p += 32) to[p] = from[resample_nearest_index(tx, x0 + p) - first];
+    __syncwarp();
+    copy_row_out(picked, dst + (static_cast<std::size_t>(y) * out_w + x0) * PB, n_px * PB);
+    __syncwarp();  // the buffers are refilled for the next segment
+  }
+}
+
+// Nearest through nearest_rows_kernel where the outputs' steps allow:
+// segments as long as the staging buffers hold both the outputs and the
+// run they pick from (at most (n - 1) * step + 1 pixels).
+template <int PB> cudaError_t nearest_rows(const CudaStage& s, const ResampleTables& t, bool& done) {
+  const ResampleTables h = unpack_resample(s.host_data, s.host_data);
+  int step = 1;
+  for (int x = 1; x < s.out.width; ++x)
+    step = std::max(step, resample_nearest_index(h.x, x) - resample_nearest_index(h.x, x - 1));
+  done = step <= kNearestMaxStep;
+  if (!done) return cudaSuccess;
+  const int room_px = kRowRoom<kNearestPerLane> / PB;
+  const int segment_px = std::min(room_px, (room_px - 1) / step + 1);
+  const long long segments = 1LL * s.out.height * ((s.out.width + segment_px - 1) / segment_px);
+  int slots = 0;
+  if (cudaError_t e = resident_blocks(nearest_rows_kernel<PB>, 32 * kNearestWarps, 0, slots); e != cudaSuccess)
+    return e;
+  const int blocks =
+      static_cast<int>(std::clamp<long long>((segments + kNearestWarps - 1) / kNearestWarps, 1, 2LL * slots));
+  nearest_rows_kernel<PB><<<blocks, dim3(32, kNearestWarps), 0, s.stream>>>(
+      static_cast<const unsigned char*>(s.src), static_cast<unsigned char*>(s.dst), s.in.width, s.in.height,
+      s.out.width, t.x, t.y, segment_px, segments);
+  return cudaGetLastError();
 }
 
 // The pass along x, a block a strip of kStrip output pixels over
@@ -214,6 +283,8 @@ template <class T, int C> cudaError_t resample(const CudaStage& s, const Resampl
   if (t.x_kept && t.y_kept)
     return cudaMemcpyAsync(s.dst, s.src, s.in.byte_size(), cudaMemcpyDeviceToDevice, s.stream);
   if (t.filter == ResizeFilter::nearest) {
+    bool done = false;
+    if (cudaError_t e = nearest_rows<C * sizeof(T)>(s, t, done); e != cudaSuccess || done) return e;
     nearest_kernel<T, C><<<blocks_for(1LL * s.out.width * s.out.height), kThreads, 0, s.stream>>>(
         static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.out.width, s.out.height, t.x, t.y);
     return cudaGetLastError();

@@ -9,6 +9,17 @@
 
 namespace gpuimg {
 
+// A pixel as one U, for moving whole pixels within shared memory: a 1-,
+// 2-, 4- or 8-byte pixel as one aligned word (moved as a byte array it took
+// a byte access a byte); a 3- or 6-byte pixel as a struct of its samples.
+template <int Bytes> struct PixelUnit;
+template <> struct PixelUnit<1> { using U = std::uint8_t; };
+template <> struct PixelUnit<2> { using U = std::uint16_t; };
+template <> struct PixelUnit<3> { struct U { std::uint8_t s[3]; }; };
+template <> struct PixelUnit<4> { using U = std::uint32_t; };
+template <> struct PixelUnit<6> { struct U { std::uint16_t s[3]; }; };
+template <> struct PixelUnit<8> { using U = std::uint64_t; };
+
 // A row segment in flight from global memory: lane L holds its 16-byte
 // vectors L, L + 32, ... of the aligned span around it, so that a warp can
 // start loading a row, do other work, and only then land it in shared memory.
@@ -58,6 +69,12 @@ __device__ __forceinline__ int store_row(const RowInFlight<PerLane>& r, std::siz
   }
   return r.shift;
 }
+
+// The most bytes a warp moves at once with PerLane vectors a lane, and a
+// staging buffer that holds them wherever they start in a vector, with
+// room for the words read past their end.
+template <int PerLane> constexpr int kRowRoom = 32 * PerLane * 16 - 15;
+template <int PerLane> constexpr int kRowStageBytes = (32 * PerLane * 16 + 32 + 15) / 16 * 16;
 
 // Vectors per lane for a segment of n bytes.
 __host__ __device__ constexpr int row_vectors_per_lane(int n) { return ((n + 15 + 15) / 16 + 31) / 32; }

@@ -71,6 +71,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
 big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
 big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel:GpuBackend.GaussianFullHd'
+big+=':GpuMap.LargeImagesInGroupsOfRowsGiveTheCpuBytes'
 # racecheck, the slowest by far, takes one table op of the matrix (invert,
 # and normalize for its range): the others run the same kernels with other
 # tables. Of the median's matrix it takes the networks (R = 1 to 3) and
@@ -79,11 +80,13 @@ big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKern
 # The median's sweeps past the networks and across hard edges, two minutes
 # each, run those kernels again.
 # Unsharp's matrix runs the Gaussian's kernels with another last step, which
-# GaussianAndUnsharpAtTileEdges checks; the Gaussian's sweep of every
-# one-pass radius, 312 images, runs the kernels the matrix does.
+# GaussianAndUnsharpAtTileEdges checks (178 s under racecheck); the
+# Gaussian's sweep of every one-pass radius, 312 images, runs the kernels the
+# matrix does, and GaussianWordRows the word rows of both at every radius.
 same_kernels='GpuMatchesCpu.levels*:GpuMatchesCpu.gamma*:GpuMatchesCpu.linear*:GpuMatchesCpu.threshold*'
 same_kernels+=':GpuMatchesCpu.median_R_8*:GpuMatchesCpu.median_R_15_u16:GpuMatchesCpu.unsharp*'
 same_kernels+=':GpuBackend.MedianPastTheNetworks:GpuBackend.MedianAcrossHardEdges:GpuBackend.GaussianEveryOnePassRadius'
+same_kernels+=':GpuBackend.GaussianAndUnsharpAtTileEdges'
 # sanitize NAME TOOL FILTER [TOOL OPTIONS]
 sanitize() {
   local name=$1 tool=$2 filter=$3

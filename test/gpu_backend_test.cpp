@@ -355,9 +355,9 @@ TEST(GpuBackend, TurnedRowsAcrossSegments) {
       }
 }
 
-// Quarter turns and transposes move whole bands of 32x32 tiles (four at 1
-// and 2 bytes a pixel) in words where every row of both images starts on
-// one: sizes that make it so at every pixel size (sides multiples of 4),
+// Quarter turns and transposes move whole bands of 32x32 tiles (four at 1,
+// 2 and 3 bytes a pixel, one at 6) in words where every row of both images
+// starts on one: sizes that make it so at every pixel size (sides multiples of 4),
 // with whole bands, partial bands and partial tiles at the edges, and one
 // (an odd side) that keeps a pixel a thread.
 TEST(GpuBackend, TransposedTilesInWords) {

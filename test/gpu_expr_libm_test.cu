@@ -62,6 +62,11 @@ TEST(GpuExprMath, UnitValuesAndStoresAreTheHosts) {
   std::vector<double> r = {std::nan(""), -std::nan(""), inf, -inf, 0.0, -0.0, 1e-300, -1e-300, 1.0, -1.0,
                            std::nextafter(1.0, 2.0), std::nextafter(1.0, 0.0), 0.5, 1e300, -1e300,
                            1e7, -1e7, 8.5e6, 3e9 / 255, 2.0e13, 4.6e15, -4.6e15, 1.8e16, 1e17};
+  // m r + 0.5 around 2^31, 2^32 and 2^52 at either depth, and their negatives.
+  for (double m : {255.0, 65535.0})
+    for (double u : {2147483648.0, 4294967296.0, 4503599627370496.0})
+      for (double at : {(u - 1.5) / m, (u - 0.5) / m, u / m, (u + 0.5) / m})
+        for (double v : {at, std::nextafter(at, 0.0), std::nextafter(at, 1e300)}) r.push_back(v), r.push_back(-v);
   for (int k = 0; k <= 65535; ++k) {  // each rounding edge: (k - 0.5) / m and its neighbours
     for (double m : {255.0, 65535.0}) {
       const double edge = (k - 0.5) / m;

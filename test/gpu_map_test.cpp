@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend.hpp"
@@ -97,6 +98,25 @@ TEST(GpuMap, EveryFunctionGivesTheCpuBytes) {
           run_cuda(gpu, p);
           EXPECT_TRUE(same_samples(cpu, gpu));
         }
+}
+
+// Large images take groups of 16 rows a block (2048x4300 on a GPU of up to
+// 134 SMs) or fewer (1500x2000: 4 on 132): words down a group, in rows that
+// are whole words (RGB, gray 16-bit) and rows that are not (1501 gray).
+TEST(GpuMap, LargeImagesInGroupsOfRowsGiveTheCpuBytes) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 500;
+  for (const char* text : {"v*(1-0.8*((x/w-0.5)*(x/w-0.5)+(y/h-0.5)*(y/h-0.5)))", "sin(y*0.37)*cos(x*0.11)*0.5+v*0.5"})
+    for (auto [w, h, channels, d] : {std::tuple{2048, 4300, 3, Depth::U8}, {1500, 2000, 1, Depth::U16},
+                                     {1501, 2000, 1, Depth::U8}, {1500, 2000, 4, Depth::U8}}) {
+      SCOPED_TRACE(std::string("--map ") + text + " on " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                   std::to_string(channels));
+      const Pipeline p = {parse_stage("map", {text})};
+      Image cpu = random_image(w, h, channels, d, seed++), gpu = cpu;
+      run_cpu(cpu, p);
+      run_cuda(gpu, p);
+      EXPECT_TRUE(same_samples(cpu, gpu));
+    }
 }
 
 // A grid holds 65535 groups of rows: a taller image takes its threads down

@@ -189,14 +189,15 @@ struct Kernel {
   }
 
   // The thread's pixels of row k into in[][]. Where they are whole aligned
-  // words (all kMapPixels inside the image, and the row's byte offset a
-  // multiple of 4, as in every row of an image whose rows are whole words),
-  // as words: a warp's RGB byte loads, a sample a load, took 1.9x a copy.
-  // Else sample by sample.
+  // words (all kMapPixels inside the image, at addresses that are multiples
+  // of 4 on both sides, as in every row of an image whose rows are whole
+  // words), as words: a warp's RGB byte loads, a sample a load, took 1.9x
+  // a copy. Else sample by sample.
   std::string loads() const {
     const std::string n = std::to_string(words());
     std::string s = "      int in[" + px + "][" + ch + "] = {};\n";
-    s += "      const bool whole = count == " + px + " && ((at * " + std::to_string(bytes) + ") & 3) == 0;\n";
+    s += "      const bool whole = count == " + px +
+         " && (((unsigned long long)(src + at) | (unsigned long long)(dst + at)) & 3) == 0;\n";
     s += "      if (whole) {\n";
     s += "        unsigned word[" + n + "];\n";
     s += "#pragma unroll\n        for (int i = 0; i < " + n + "; ++i) word[i] = ((const unsigned*)(src + at))[i];\n";
