@@ -45,14 +45,15 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const OpRecord& rec = planned[i];
     if (rec.span == 0) {
-      std::fprintf(stderr, "gpuimg: stage %zu: %-24s in stage %zu's pass\n", i + 1, describe(rec).c_str(), pass + 1);
+      std::fprintf(stderr, "gpuimg: stage %zu: %-24s in stage %zu's pass\n", i + 1, printable(describe(rec)).c_str(),
+                   pass + 1);
       continue;
     }
     pass = i;
     const std::string shapes = rec.in == rec.out ? "" : "  " + describe(rec.in) + " -> " + describe(rec.out);
     const std::string fused =
         rec.span > 1 ? "  (stages " + std::to_string(i + 1) + "-" + std::to_string(i + rec.span) + ", one pass)" : "";
-    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms%s%s\n", i + 1, describe(rec).c_str(),
+    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms%s%s\n", i + 1, printable(describe(rec)).c_str(),
                  i < t.stage_ms.size() ? t.stage_ms[i] : 0.0, shapes.c_str(), fused.c_str());
   }
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);

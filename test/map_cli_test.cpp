@@ -54,6 +54,18 @@ TEST(CliMap, AnExpressionOverSeveralLines) {
   EXPECT_FALSE(fs::exists(tmp / "out.png"));
 }
 
+// -v names each stage on one line: an expression's newlines and tabs shown
+// escaped, as in every message.
+TEST(CliMap, VerboseShowsAnExpressionOverSeveralLinesOnOne) {
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "tiny.png").string(), "--device", "cpu", "-v", "--map",
+                                  "v *\n  0.5 +\n\t0.1", tmp.file("out.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("gpuimg: stage 1: map EXPR=v *\\n  0.5 +\\n\\t0.1 "), std::string::npos) << r.err;
+  for (std::size_t at = 0, end; (end = r.err.find('\n', at)) != std::string::npos; at = end + 1)
+    EXPECT_EQ(r.err.compare(at, 8, "gpuimg: "), 0) << "a line that does not start as gpuimg's: " << r.err.substr(at);
+}
+
 TEST(CliMap, AnUnknownNameGetsADidYouMean) {
   TempDir tmp;
   const RunResult name = map_run(tmp, "vv*2");
