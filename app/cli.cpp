@@ -72,11 +72,20 @@ std::vector<std::string> known_options(const CLI::App& app) {
   return out;
 }
 
-// "--blur R (1..4096)": the operation's flag and what it takes.
+// "--blur R (1..4096)": the operation's flag and what it takes. Optional
+// values nest, as in --help's "S[,A[,T]]": a later one needs the ones
+// before it.
 template <class Op> std::string op_form() {
-  std::string form = std::string("--") + Op::name;
-  for (const ParamSpec& p : Op::params) form += param_brief(p);
-  return form;
+  std::string form = std::string("--") + Op::name, closing;
+  for (const ParamSpec& p : Op::params) {
+    std::string brief = param_brief(p);
+    if (p.joined && p.optional) {
+      brief.pop_back();
+      closing += ']';
+    }
+    form += brief;
+  }
+  return form + closing;
 }
 
 // ImageMagick's name for a gpuimg operation, where the two differ; the

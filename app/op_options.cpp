@@ -31,7 +31,10 @@ std::string param_brief(const ParamSpec& p) {
   switch (p.type) {
     case ParamType::integer:
     case ParamType::real:
-    case ParamType::fraction: range = " (" + number_text(p.min) + ".." + number_text(p.max) + ")"; break;
+    case ParamType::fraction:
+      // ">0" where the least value is excluded: --gamma 0 is refused.
+      range = std::string(" (") + (p.min_excluded ? ">" : "") + number_text(p.min) + ".." + number_text(p.max) + ")";
+      break;
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) range += (i ? "|" : " (") + std::string(p.choices[i]);
       range += ")";

@@ -130,7 +130,7 @@ TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
                         Case{"-negate", "unknown option '-negate': ImageMagick's -negate is gpuimg's --invert"},
                         Case{"-gaussian-blur",
                              "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian S "
-                             "(0..100)"},
+                             "(>0..100)"},
                         Case{"-bluur", "unknown option '-bluur'; did you mean --blur?"}}) {
     const RunResult r = run_binary({"in.png", c.word, "3", "out.png"});
     EXPECT_EQ(r.status, 2) << c.word;
