@@ -38,6 +38,8 @@ struct MagickWord {
 };
 constexpr MagickWord kMagickWords[] = {
     {"u", "v", false}, {"i", "x", false}, {"j", "y", false}, {"ln", "log", true}, {"logtwo", "log2", true},
+    // Functions there, operators here.
+    {"mod", "a % b", true}, {"if", "c ? a : b", true},
 };
 
 constexpr std::string_view kForeignFunctions[] = {
