@@ -51,6 +51,12 @@ struct ParamValue {
   ExpressionRef expression;
 };
 
+// Another name a choice answers to: Pillow's BICUBIC for resize's cubic.
+struct ChoiceAlias {
+  const char* name;
+  int choice;
+};
+
 struct ParamSpec {
   const char* name;  // shown in --help: --blur R
   ParamType type;
@@ -59,9 +65,12 @@ struct ParamSpec {
   // (offsets may take any int); list: of each number.
   double min, max;
   const char* meaning;
-  // choice: the names, in order.
+  // choice: the names, in order, and other names some of them answer to;
+  // either read without regard to case.
   const char* const* choices = nullptr;
   int choice_count = 0;
+  const ChoiceAlias* aliases = nullptr;
+  int alias_count = 0;
   // Written in the word of the value before, behind this character
   // ("50%:linear", "0.1,0.9"); 0 for a word of its own.
   char joined = 0;
@@ -91,6 +100,12 @@ struct ParamSpec {
     ParamSpec s = *this;
     s.optional = true;
     s.default_choice = index;
+    return s;
+  }
+  constexpr ParamSpec also(const ChoiceAlias* names, int count) const {
+    ParamSpec s = *this;
+    s.aliases = names;
+    s.alias_count = count;
     return s;
   }
   constexpr ParamSpec above_min() const {

@@ -14,6 +14,16 @@
 namespace gpuimg {
 namespace {
 
+// ASCII letters either case: "Lanczos3" is lanczos3.
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 std::string choice_list(const ParamSpec& spec) {
   std::string list;
   for (int i = 0; i < spec.choice_count; ++i) list += (i ? ", " : "") + std::string(spec.choices[i]);
@@ -186,8 +196,13 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
       break;
     case ParamType::choice:
       for (int i = 0; i < spec.choice_count; ++i)
-        if (text == spec.choices[i]) {
+        if (same_ignoring_case(text, spec.choices[i])) {
           v.choice = i;
+          return v;
+        }
+      for (int i = 0; i < spec.alias_count; ++i)
+        if (same_ignoring_case(text, spec.aliases[i].name)) {
+          v.choice = spec.aliases[i].choice;
           return v;
         }
       break;

@@ -75,6 +75,19 @@ struct Joined {
        {"R", ParamType::integer, 0, 1, "r"}}};
 };
 
+// A choice reads without regard to case, and answers to its aliases.
+TEST(ParamText, ChoicesIgnoreCaseAndTakeTheirAliases) {
+  static constexpr const char* names[] = {"nearest", "cubic", "lanczos3"};
+  static constexpr ChoiceAlias aliases[] = {{"bicubic", 1}, {"lanczos", 2}};
+  constexpr ParamSpec spec = ParamSpec{"FILTER", ParamType::choice, 0, 0, "a filter", names, 3}.also(aliases, 2);
+  for (const auto& [text, choice] : {std::pair<const char*, int>{"nearest", 0}, {"NEAREST", 0}, {"Lanczos3", 2},
+                                     {"bicubic", 1}, {"BiCubic", 1}, {"LANCZOS", 2}, {"cubic", 1}})
+    EXPECT_EQ(parse_param("--op: FILTER", spec, text).choice, choice) << text;
+  for (const char* text : {"lanczos4", "bicubic ", "", "cubi"})
+    EXPECT_EQ(refusal(spec, text), "--op: FILTER must be one of nearest, cubic, lanczos3, got '" + std::string(text) + "'")
+        << text;
+}
+
 TEST(ParamText, JoinedValuesReadAsOneWord) {
   EXPECT_EQ(word_form<Joined>(0), "S[,A[,T]]");
   EXPECT_EQ(word_form<Joined>(2), "S[,A[,T]]");

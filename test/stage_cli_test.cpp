@@ -28,7 +28,7 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--rotate", "45"}, 2, "ANGLE must be one of 90, 180, 270, -90, -180, -270, got '45'"},
       {{"--resize", "0x10"}, 2, "--resize: SIZE must be WxH, Wx or xH"},
       {{"--resize", "-5%"}, 2, "--resize: SIZE must be"},
-      {{"--resize", "50%:bicubic"}, 2, "FILTER must be one of nearest, box, linear, cubic, lanczos3, got 'bicubic'"},
+      {{"--resize", "50%:hamming"}, 2, "FILTER must be one of nearest, box, linear, cubic, lanczos3, got 'hamming'"},
       {{"--resize", "50%:"}, 2, "nothing after ':'"},
       {{"--resize", "50%:lanczos3:"}, 2, "nothing after the last ':' in '50%:lanczos3:'"},
       {{"--resize", "1073741824x"}, 2, "--resize: SIZE must be"},
@@ -141,6 +141,23 @@ TEST(CliStages, VerboseShowsEachStagesShapes) {
   EXPECT_EQ(out.width, 18);
   EXPECT_EQ(out.height, 30);
   EXPECT_EQ(out.channels, 1);
+}
+
+// Pillow's filter names, in any case, are the filters whose definition is
+// theirs; -v names the filter as gpuimg does.
+TEST(CliStages, PillowsFilterNamesAreTheFilters) {
+  TempDir tmp;
+  for (const auto& [pillow, ours] : {std::pair<const char*, const char*>{"BICUBIC", "cubic"}, {"bilinear", "linear"},
+                                     {"Lanczos", "lanczos3"}, {"NEAREST", "nearest"}}) {
+    const RunResult a = run_binary({(data_dir() / "scene.png").string(), "-v", "--device", "cpu", "--resize",
+                                    std::string("37%:") + pillow, tmp.file("a.png")});
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_NE(a.err.find(std::string("FILTER=") + ours), std::string::npos) << a.err;
+    const RunResult b = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--resize",
+                                    std::string("37%:") + ours, tmp.file("b.png")});
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_TRUE(same_samples(read_image(tmp.file("a.png")), read_image(tmp.file("b.png")))) << pillow;
+  }
 }
 
 // One batch, inputs of different shapes through a centred crop and a

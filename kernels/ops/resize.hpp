@@ -20,13 +20,18 @@ struct Resize {
 
   static constexpr double kMaxResizeSide = (1 << 30) - 1;
   static constexpr const char* filters[] = {"nearest", "box", "linear", "cubic", "lanczos3"};
+  // Pillow's names for the filters whose definition these are.
+  static constexpr ChoiceAlias pillow_filters[] = {{"bilinear", 2}, {"bicubic", 3}, {"lanczos", 4}};
   struct Params {
     SizeSpec size;
     std::int32_t filter;  // index into filters, the order of ResizeFilter
   };
   static constexpr std::array<ParamSpec, 2> params{
       {{"SIZE", ParamType::size, 1, kMaxResizeSide, "the new size"},
-       ParamSpec{"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5}.after(':').or_choice(4)}};
+       ParamSpec{"FILTER", ParamType::choice, 0, 0, "the resampling filter", filters, 5}
+           .also(pillow_filters, 3)
+           .after(':')
+           .or_choice(4)}};
   static Params make(const ParamValue* v) { return {v[0].size, v[1].choice}; }
   static std::array<ParamValue, 2> values(const Params& p) {
     ParamValue size{}, filter{};
