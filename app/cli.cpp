@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ascii_case.hpp"
 #include "compare_command.hpp"
 #include "completions.hpp"
 #include "error.hpp"
@@ -152,9 +153,9 @@ class UsageInDescription : public CLI::Formatter {
 };
 
 std::string parse_format(const std::string& text) {
-  std::string ext = text;
-  if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string_view name = text;
+  if (!name.empty() && name[0] == '.') name.remove_prefix(1);
+  const std::string ext = ascii_lower(name);
   const std::vector<std::string> writable = writable_extensions();
   if (std::find(writable.begin(), writable.end(), ext) == writable.end()) {
     std::string list;

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ascii_case.hpp"
 #include "error.hpp"
 #include "expr/compile.hpp"
 #include "expr/kept_expressions.hpp"
@@ -13,16 +14,6 @@
 
 namespace gpuimg {
 namespace {
-
-// ASCII letters either case: "Lanczos3" is lanczos3.
-bool same_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 std::string choice_list(const ParamSpec& spec) {
   std::string list;
@@ -194,18 +185,21 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         return v;
       }
       break;
-    case ParamType::choice:
+    case ParamType::choice: {
+      // "Lanczos3" is lanczos3; the names are declared lower case.
+      const std::string lower = ascii_lower(text);
       for (int i = 0; i < spec.choice_count; ++i)
-        if (same_ignoring_case(text, spec.choices[i])) {
+        if (lower == spec.choices[i]) {
           v.choice = i;
           return v;
         }
       for (int i = 0; i < spec.alias_count; ++i)
-        if (same_ignoring_case(text, spec.aliases[i].name)) {
+        if (lower == spec.aliases[i].name) {
           v.choice = spec.aliases[i].choice;
           return v;
         }
       break;
+    }
     case ParamType::expression:
       // "--map --invert": the expression was left out.
       if (text.rfind("--", 0) == 0) throw UsageError(what + " is missing: expected an expression, got '" + text + "'");

@@ -1,9 +1,10 @@
 #include "expr/vocabulary.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 #include <vector>
+
+#include "ascii_case.hpp"
 
 namespace gpuimg::expr {
 namespace {
@@ -48,12 +49,6 @@ constexpr std::string_view kForeignFunctions[] = {
     "j0",    "j1",   "y0",   "y1",      "logb", "exp10", "pow10", "sqr",
 };
 
-std::string lower_case(std::string_view word) {
-  std::string lower(word);
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return lower;
-}
-
 // Levenshtein distance, one row at a time.
 int edits(std::string_view a, std::string_view b) {
   std::vector<int> row(b.size() + 1);
@@ -85,7 +80,7 @@ const FunctionWord* find_function(std::string_view word) {
 }
 
 bool foreign_function(std::string_view word) {
-  const std::string lower = lower_case(word);
+  const std::string lower = ascii_lower(word);
   return std::find(std::begin(kForeignFunctions), std::end(kForeignFunctions), lower) != std::end(kForeignFunctions);
 }
 
@@ -96,7 +91,7 @@ std::string function_words() {
 }
 
 std::optional<std::string> nearest_word(std::string_view word, bool used_as_call) {
-  const std::string lower = lower_case(word);
+  const std::string lower = ascii_lower(word);
   for (const MagickWord& m : kMagickWords)
     if (m.word == lower && m.call == used_as_call) return std::string(m.ours);
   // Case aside, a word of one or two letters is one change from many others:

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <utility>
 
+#include "ascii_case.hpp"
 #include "error.hpp"
 #include "temporary_file.hpp"
 
@@ -243,9 +244,7 @@ std::string lower_extension(const std::string& path) {
   const std::size_t name_start = path.find_last_of('/') + 1;  // npos + 1 == 0
   const std::size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || dot <= name_start) return "";
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
+  return ascii_lower(std::string_view(path).substr(dot + 1));
 }
 
 std::string parent_directory(const std::string& path) {
