@@ -35,13 +35,19 @@ struct CudaStage {
 // The most blocks a grid may have along y.
 constexpr int kMaxGridY = 65535;
 
+// The current device's SMs.
+inline cudaError_t current_sms(int& sms) {
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+}
+
 // How many blocks of `kernel`, with `threads` threads and `smem` bytes of
 // dynamic shared memory each, the current device holds at once over all its
 // SMs (at least one an SM): what a launch path sizes its grid by.
 template <class Kernel> cudaError_t resident_blocks(Kernel kernel, int threads, std::size_t smem, int& blocks) {
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  int sms = 0, per_sm = 0;
+  if (cudaError_t e = current_sms(sms); e != cudaSuccess) return e;
   if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem); e != cudaSuccess)
     return e;
   blocks = sms * std::max(per_sm, 1);

@@ -2,11 +2,9 @@
 // transpose) is one AxisMap (remap.hpp), run by kernels that name no op.
 //
 // Where the map keeps the axes (crop, flip, flop, rotate 180), each segment
-// of an output row is one run of an input row, forwards or backwards: a
-// warp loads the run into shared memory in 16-byte vectors, reverses its
-// pixels there where the map does, and writes the segment out in 16-byte
-// vectors (row_io.cuh), whatever either row's alignment. Moving pixels one
-// by one (3 bytes a thread at RGB) took 1.55 times a copy at 7680x4320.
+// of an output row is one run of an input row, forwards or backwards,
+// through the row-segment skeleton (row_segments.cuh), which reverses its
+// pixels in shared memory where the map does.
 //
 // Where it swaps them, a block writes a band of 32-column tiles of the
 // output: the block reads along input rows into a shared-memory tile and
@@ -18,6 +16,7 @@
 
 #include "cuda_launch.hpp"
 #include "row_io.cuh"
+#include "row_segments.cuh"
 
 namespace gpuimg {
 namespace {
@@ -76,52 +75,27 @@ __device__ __forceinline__ void turn_run(const unsigned char* loaded, int shift,
   for (int p = done + lane; p < n_px; p += 32) to[p] = from[n_px - 1 - p];
 }
 
-constexpr int kRowWarps = 8;
-constexpr int kPerLane = 4;                                  // vectors a lane carries
-constexpr int kSegmentRoom = kRowRoom<kPerLane>;
+// The map as an op of the row-segment skeleton: a segment's run is one run
+// of an input row, forwards or backwards, turned where the map reverses x.
+template <int PB> struct KeptAxes {
+  AxisMap m;
+  int in_w;
 
-template <int PB>
-__global__ void __launch_bounds__(32 * kRowWarps)
-    row_remap_kernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst, int in_w, int in_h,
-                     int out_w, int out_h, AxisMap m, int segment_px, long long segments) {
-  __shared__ __align__(16) unsigned char stage[kRowWarps][2][kRowStageBytes<kPerLane>];
-  unsigned char* loaded = stage[threadIdx.y][0];
-  unsigned char* turned = stage[threadIdx.y][1];
-  const int per_row = (out_w + segment_px - 1) / segment_px;
-  const unsigned char* in_end = src + static_cast<std::size_t>(in_w) * in_h * PB;
-  const long long warps = static_cast<long long>(gridDim.x) * kRowWarps;
-  for (long long seg = blockIdx.x * 1LL * kRowWarps + threadIdx.y; seg < segments; seg += warps) {
-    const int y = static_cast<int>(seg / per_row);
-    const int x0 = static_cast<int>(seg - 1LL * y * per_row) * segment_px;
-    const int n_px = min(segment_px, out_w - x0);
-    const int n = n_px * PB;
-    // The input run, lowest pixel first: forwards from (x0, y)'s source, or
-    // backwards to it.
+  // Lowest pixel first: forwards from (x0, y)'s source, or backwards to it.
+  __device__ RowRun run(int y, int x0, int n_px) const {
     const int first = m.xx > 0 ? m.source_x(x0, y) : m.source_x(x0 + n_px - 1, y);
-    const unsigned char* run = src + (static_cast<std::size_t>(m.source_y(x0, y)) * in_w + first) * PB;
-    const int shift = copy_row_in<kPerLane>(run, n, src, in_end, loaded);
-    __syncwarp();
-    const unsigned char* out = loaded + shift;
-    if (m.xx < 0) {
-      turn_run<PB>(loaded, shift, n_px, turned);
-      __syncwarp();
-      out = turned;
-    }
-    copy_row_out(out, dst + (static_cast<std::size_t>(y) * out_w + x0) * PB, n);
-    __syncwarp();  // the buffers are refilled for the next segment
+    return {static_cast<std::size_t>(m.source_y(x0, y)) * in_w + first, n_px};
   }
-}
+  __device__ const unsigned char* place(const unsigned char* loaded, int shift, int, int n_px,
+                                        unsigned char* spare) const {
+    if (m.xx > 0) return loaded + shift;
+    turn_run<PB>(loaded, shift, n_px, spare);
+    return spare;
+  }
+};
 
 template <int PB> cudaError_t launch_rows(const CudaStage& s, const AxisMap& m) {
-  const int segment_px = kSegmentRoom / PB;
-  const long long segments = 1LL * s.out.height * ((s.out.width + segment_px - 1) / segment_px);
-  int slots = 0;
-  if (cudaError_t e = resident_blocks(row_remap_kernel<PB>, 32 * kRowWarps, 0, slots); e != cudaSuccess) return e;
-  const int blocks = static_cast<int>(std::clamp<long long>((segments + kRowWarps - 1) / kRowWarps, 1, 2LL * slots));
-  row_remap_kernel<PB><<<blocks, dim3(32, kRowWarps), 0, s.stream>>>(
-      static_cast<const unsigned char*>(s.src), static_cast<unsigned char*>(s.dst), s.in.width, s.in.height,
-      s.out.width, s.out.height, m, segment_px, segments);
-  return cudaGetLastError();
+  return launch_row_segments<PB>(s, kSegmentRoom / PB, KeptAxes<PB>{m, s.in.width});
 }
 
 // ---- maps that swap them ----------------------------------------------------

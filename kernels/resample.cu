@@ -13,7 +13,7 @@
 
 #include "byte_lanes.hpp"
 #include "cuda_launch.hpp"
-#include "row_io.cuh"
+#include "row_segments.cuh"
 
 namespace gpuimg {
 namespace {
@@ -55,72 +55,42 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Nearest, a segment of an output row a warp: the run of input pixels the
-// segment's outputs copy goes to shared memory in 16-byte vectors
-// (row_io.cuh), each output pixel is picked from it there, a pixel a lane,
-// and the segment leaves in 16-byte vectors. A thread an output pixel,
-// reading and writing its samples one by one (nearest_kernel), took 0.76 ms
-// to enlarge 3840x2160 RGB to 15360x8640 on the H100, NPP 0.45. Where
-// outputs step over more than kNearestMaxStep input pixels, most of a run
-// is never picked, and nearest_kernel takes them.
-constexpr int kNearestWarps = 8;
-constexpr int kNearestPerLane = 4;
+// Nearest as an op of the row-segment skeleton (row_segments.cuh): a
+// segment's run is the input pixels from its first output's source to its
+// last's (the indices ascend), and each output pixel is picked from the
+// staged run, a pixel a lane. A thread an output pixel, reading and writing
+// its samples one by one (nearest_kernel), took 0.76 ms to enlarge
+// 3840x2160 RGB to 15360x8640 on the H100, NPP 0.45. Where outputs step over
+// more than kNearestMaxStep input pixels, most of a run is never picked,
+// and nearest_kernel takes them.
 constexpr int kNearestMaxStep = 4;
 
-template <int PB>
-__global__ void __launch_bounds__(32 * kNearestWarps)
-    nearest_rows_kernel(const unsigned char* __restrict__ src, unsigned char* __restrict__ dst, int in_w, int in_h,
-                        int out_w, ResampleTable tx, ResampleTable ty, int segment_px, long long segments) {
-  using U = typename PixelUnit<PB>::U;
-  __shared__ __align__(16) unsigned char stage[kNearestWarps][2][kRowStageBytes<kNearestPerLane>];
-  unsigned char* loaded = stage[threadIdx.y][0];
-  unsigned char* picked = stage[threadIdx.y][1];
-  const int lane = threadIdx.x;
-  const int per_row = (out_w + segment_px - 1) / segment_px;
-  const unsigned char* in_end = src + static_cast<std::size_t>(in_w) * in_h * PB;
-  const long long warps = static_cast<long long>(gridDim.x) * kNearestWarps;
-  for (long long seg = blockIdx.x * 1LL * kNearestWarps + threadIdx.y; seg < segments; seg += warps) {
-    const int y = static_cast<int>(seg / per_row);
-    const int x0 = static_cast<int>(seg - 1LL * y * per_row) * segment_px;
-    const int n_px = min(segment_px, out_w - x0);
-    // Input indices ascend with the output's, so the run is first..last.
-    const int first = resample_nearest_index(tx, x0);
-    const int run_px = resample_nearest_index(tx, x0 + n_px - 1) - first + 1;
-    const unsigned char* run = src + (static_cast<std::size_t>(resample_nearest_index(ty, y)) * in_w + first) * PB;
-    const int shift = copy_row_in<kNearestPerLane>(run, static_cast<std::size_t>(run_px) * PB, src, in_end, loaded);
-    __syncwarp();
-    // The run starts on a pixel's alignment (rows are whole pixels).
-    const U* from = reinterpret_cast<const U*>(loaded + shift);
-    U* to = reinterpret_cast<U*>(picked);
-    for (int p = lane; p < n_px; p += 32) to[p] = from[resample_nearest_index(tx, x0 + p) - first];
-    __syncwarp();
-    copy_row_out(picked, dst + (static_cast<std::size_t>(y) * out_w + x0) * PB, n_px * PB);
-    __syncwarp();  // the buffers are refilled for the next segment
-  }
-}
+template <int PB> struct NearestRows {
+  ResampleTable tx, ty;
+  int in_w;
 
-// Nearest through nearest_rows_kernel where the outputs' steps allow:
-// segments as long as the staging buffers hold both the outputs and the
-// run they pick from (at most (n - 1) * step + 1 pixels).
-template <int PB> cudaError_t nearest_rows(const CudaStage& s, const ResampleTables& t, bool& done) {
-  const ResampleTables h = unpack_resample(s.host_data, s.host_data);
+  __device__ RowRun run(int y, int x0, int n_px) const {
+    const int first = resample_nearest_index(tx, x0);
+    return {static_cast<std::size_t>(resample_nearest_index(ty, y)) * in_w + first,
+            resample_nearest_index(tx, x0 + n_px - 1) - first + 1};
+  }
+  __device__ const unsigned char* place(const unsigned char* loaded, int shift, int x0, int n_px,
+                                        unsigned char* spare) const {
+    using U = typename PixelUnit<PB>::U;
+    const U* from = reinterpret_cast<const U*>(loaded + shift);
+    U* to = reinterpret_cast<U*>(spare);
+    const int first = resample_nearest_index(tx, x0);
+    for (int p = threadIdx.x % 32; p < n_px; p += 32) to[p] = from[resample_nearest_index(tx, x0 + p) - first];
+    return spare;
+  }
+};
+
+// The most input pixels between neighbouring outputs of a nearest table.
+int nearest_step(const ResampleTable& host, int out_len) {
   int step = 1;
-  for (int x = 1; x < s.out.width; ++x)
-    step = std::max(step, resample_nearest_index(h.x, x) - resample_nearest_index(h.x, x - 1));
-  done = step <= kNearestMaxStep;
-  if (!done) return cudaSuccess;
-  const int room_px = kRowRoom<kNearestPerLane> / PB;
-  const int segment_px = std::min(room_px, (room_px - 1) / step + 1);
-  const long long segments = 1LL * s.out.height * ((s.out.width + segment_px - 1) / segment_px);
-  int slots = 0;
-  if (cudaError_t e = resident_blocks(nearest_rows_kernel<PB>, 32 * kNearestWarps, 0, slots); e != cudaSuccess)
-    return e;
-  const int blocks =
-      static_cast<int>(std::clamp<long long>((segments + kNearestWarps - 1) / kNearestWarps, 1, 2LL * slots));
-  nearest_rows_kernel<PB><<<blocks, dim3(32, kNearestWarps), 0, s.stream>>>(
-      static_cast<const unsigned char*>(s.src), static_cast<unsigned char*>(s.dst), s.in.width, s.in.height,
-      s.out.width, t.x, t.y, segment_px, segments);
-  return cudaGetLastError();
+  for (int i = 1; i < out_len; ++i)
+    step = std::max(step, resample_nearest_index(host, i) - resample_nearest_index(host, i - 1));
+  return step;
 }
 
 // The pass along x, a block a strip of kStrip output pixels over
@@ -282,15 +252,19 @@ cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int 
 template <class T, int C> cudaError_t resample(const CudaStage& s, const ResampleTables& t) {
   if (t.x_kept && t.y_kept)
     return cudaMemcpyAsync(s.dst, s.src, s.in.byte_size(), cudaMemcpyDeviceToDevice, s.stream);
+  const ResampleTables h = unpack_resample(s.host_data, s.host_data);
   if (t.filter == ResizeFilter::nearest) {
-    bool done = false;
-    if (cudaError_t e = nearest_rows<C * sizeof(T)>(s, t, done); e != cudaSuccess || done) return e;
+    // Segments as long as the staging buffers hold both the outputs and the
+    // run they pick from, at most (n - 1) * step + 1 pixels.
+    if (const int step = nearest_step(h.x, s.out.width); step <= kNearestMaxStep) {
+      constexpr int PB = C * sizeof(T), kRoomPx = kSegmentRoom / PB;
+      return launch_row_segments<PB>(s, std::min(kRoomPx, (kRoomPx - 1) / step + 1), NearestRows<PB>{t.x, t.y, s.in.width});
+    }
     nearest_kernel<T, C><<<blocks_for(1LL * s.out.width * s.out.height), kThreads, 0, s.stream>>>(
         static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.out.width, s.out.height, t.x, t.y);
     return cudaGetLastError();
   }
   const bool alpha = resize_premultiplies(t.filter, C);
-  const ResampleTables h = unpack_resample(s.host_data, s.host_data);
   if (t.y_kept)
     return pass<T, C>(s, s.src, s.dst, s.in.width, s.in.height, true, t.x, h.x, s.out.width, alpha, alpha);
   if (t.x_kept)

@@ -71,9 +71,8 @@ int Map::launch(const CudaStage& s, const Params& p) {
   // Groups of fewer rows where kMapRows would leave the SMs short of blocks
   // (about eight an SM): a small image, whose few long columns a thread
   // took twice the time of one column a thread (1920x1080 RGB).
-  int device = 0, sms = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  int sms = 0;
+  if (cudaError_t e = current_sms(sms); e != cudaSuccess) return e;
   int group_rows = expr::kMapRows;
   while (group_rows > 1 && across * ((height + group_rows - 1) / group_rows) < 8LL * sms) group_rows /= 2;
   void* args[] = {&src, &dst, &width, &height, &group_rows, &load, &store};
