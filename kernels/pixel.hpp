@@ -19,6 +19,13 @@ template <> struct SampleTraits<std::uint16_t> { static constexpr int max = 6553
 // Border replicate: coordinates outside [0, n) take the nearest edge sample.
 GPUIMG_HD int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
 
+// Gray from RGB: Y = (4899 R + 9617 G + 1868 B + 8192) >> 14, the BT.601
+// weights in 14-bit fixed point, as OpenCV's cvtColor(RGB2GRAY) computes
+// 8-bit images; the same at 16 bits, where the sum still fits 31 bits
+// (65535 * 2^14 + 2^13). --grayscale and the writers' colour-to-gray
+// conversion both use it, so the two give the same bytes.
+GPUIMG_HD int bt601_gray(int r, int g, int b) { return (4899 * r + 9617 * g + 1868 * b + 8192) >> 14; }
+
 // Alpha is the last channel of gray+alpha and RGBA.
 GPUIMG_HD bool is_alpha(int c, int channels) { return (channels == 2 || channels == 4) && c == channels - 1; }
 

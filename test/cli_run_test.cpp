@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "random_image.hpp"
 #include "registry.hpp"
 #include "run_binary.hpp"
 
@@ -190,6 +191,28 @@ TEST(CliRun, VerbosePrintsThePlanAndTimingsOnStderr) {
       EXPECT_NE(line.find(" ms"), std::string::npos) << line;
     }
   }
+}
+
+// What a format cannot hold is said with -v, one line each, and only then.
+TEST(CliRun, VerboseSaysWhatTheOutputsFormatLoses) {
+  TempDir tmp;
+  write_image(tmp.file("rgba16.png"), random_image(5, 3, 4, Depth::U16, 3));
+  RunResult r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.jpg")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("gpuimg: " + tmp.file("out.jpg") + ": JPG holds no alpha: alpha dropped\n"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": JPG holds 8-bit samples: 16-bit samples rounded to 8 bits\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("holds no colour"), std::string::npos) << r.err;
+  r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.pgm")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(": PGM holds no colour: RGB made gray by --grayscale's formula\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": PGM holds no alpha"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("8-bit samples"), std::string::npos) << r.err;  // PGM keeps 16 bits
+  // Nothing lost, nothing said; and never without -v.
+  r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.png")});
+  EXPECT_EQ(r.err.find(" holds "), std::string::npos) << r.err;
+  r = run_binary({tmp.file("rgba16.png"), "--device", "cpu", tmp.file("quiet.jpg")});
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(CliRun, HelpVersionAndListOpsPrintToStdoutAndSucceed) {
@@ -378,6 +401,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadUsage{"empty_input", {"", "--invert", "result.png"}, {"empty path given as INPUT"}},
         BadUsage{"empty_output", {"input.png", "--invert", ""}, {"empty path given as OUTPUT"}}),
     [](const testing::TestParamInfo<BadUsage>& info) { return std::string(info.param.name); });
+
+// A folder as the one INPUT: the batch form is meant, with OUTPUT a folder.
+TEST(CliUsageHints, AFolderInputWithAFileOutputNamesTheTrailingSlash) {
+  TempDir tmp;
+  fs::create_directory(tmp / "photos");
+  copy_data("tiny.png", tmp / "photos" / "a.png");
+  expect_refusal(tmp, {"photos", "--invert", "out"}, 2, {"photos: is a folder", "end OUTPUT with '/' (out/)"});
+}
 
 // ---- outputs that cannot be written ------------------------------------------
 

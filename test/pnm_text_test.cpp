@@ -4,6 +4,7 @@
 // through OpenCV before.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -80,6 +81,48 @@ TEST(PnmText, PixelsAreOpenCvs) {
       }
 }
 #endif
+
+// Binary P5 and P6 (stb_image) follow the stated maximum as P2 and P3 do:
+// the same samples written both ways give the same image.
+TEST(PnmBinary, MaximumIsAppliedAsInTextFiles) {
+  std::mt19937 rng(9);
+  for (const char kind : {'5', '6'})
+    for (const int max : {1, 2, 15, 100, 254, 255, 256, 1000, 4095, 65534, 65535})
+      for (const auto& [w, h] : {std::pair{1, 1}, {1, 7}, {9, 1}, {13, 5}}) {
+        const std::string dims = std::to_string(w) + " " + std::to_string(h) + "\n" + std::to_string(max) + "\n";
+        const int wide = max > 255 ? 2 : 1;
+        const int samples = w * h * (kind == '6' ? 3 : 1);
+        // Past M too, as far as the sample's bytes reach.
+        const int top = std::min(max + 1 + max / 4, wide == 2 ? 65535 : 255);
+        std::string body;
+        Bytes binary = text(std::string("P") + kind + "\n" + dims);
+        for (int i = 0; i < samples; ++i) {
+          const int v = static_cast<int>(rng() % (top + 1));
+          body += std::to_string(v) + " ";
+          if (wide == 2) binary.push_back(static_cast<std::uint8_t>(v >> 8));
+          binary.push_back(static_cast<std::uint8_t>(v));
+        }
+        const Bytes plain = text(std::string("P") + char(kind - 3) + "\n" + dims + body);
+        SCOPED_TRACE(std::string(binary.begin(), binary.begin() + 3 + static_cast<long>(dims.size())));
+        const Image from_binary = decode_image_bytes("a.pnm", binary);
+        EXPECT_EQ(from_binary.depth, wide == 2 ? Depth::U16 : Depth::U8);
+        EXPECT_TRUE(same_samples(decode_image_bytes("a.pnm", plain), from_binary));
+      }
+}
+
+TEST(PnmBinary, PinnedValuesAndAZeroMaximum) {
+  Bytes p5 = text("P5\n4 1\n100\n");
+  p5.insert(p5.end(), {0, 50, 100, 200});
+  EXPECT_EQ(decode_image_bytes("a.pgm", p5).data, (Bytes{0, 127, 255, 255}));
+  Bytes wide = text("P5 2 1 1000\n");
+  wide.insert(wide.end(), {0x03, 0xe7, 0x07, 0xd0});  // 999, 2000
+  const Image img = decode_image_bytes("a.pgm", wide);
+  ASSERT_EQ(img.depth, Depth::U16);
+  EXPECT_EQ(img.samples<std::uint16_t>()[0], 999);
+  EXPECT_EQ(img.samples<std::uint16_t>()[1], 1000);
+  EXPECT_EQ(error_of<InputError>([] { decode_image_bytes("a.pgm", text("P5\n2 1\n0\n\x01\x02")); }),
+            "a.pgm: corrupt PNM (maximum value 0)");
+}
 
 }  // namespace
 }  // namespace gpuimg::test

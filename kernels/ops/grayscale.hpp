@@ -6,9 +6,7 @@
 
 namespace gpuimg {
 
-// Y = (4899 R + 9617 G + 1868 B + 8192) >> 14: the BT.601 weights in 14-bit
-// fixed point, as OpenCV's cvtColor(RGB2GRAY) computes 8-bit images; the
-// same at 16 bits, where the sum still fits 31 bits (65535 * 2^14 + 2^13).
+// Y = bt601_gray(R, G, B) (pixel.hpp).
 struct Grayscale {
   static constexpr const char* name = "grayscale";
   static constexpr const char* summary =
@@ -35,7 +33,7 @@ struct Grayscale {
       return;
     }
     const int r = in.at(x, y, 0), g = in.at(x, y, 1), b = in.at(x, y, 2);
-    out[0] = T((4899 * r + 9617 * g + 1868 * b + 8192) >> 14);
+    out[0] = T(bt601_gray(r, g, b));
     if (in.channels == 4) out[1] = in.at(x, y, 3);
   }
 };

@@ -104,6 +104,11 @@ Image decode_bmp_rle(const Bytes& file, std::uint64_t max_pixels);
 // 16-bit.
 bool is_pnm_text_or_bitmap(const Bytes& file);
 Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels);
+// The maximum M every PNM of samples (P2, P3, P5, P6) states, applied to
+// samples read as written: past M, M; under M = 255, 8-bit as
+// floor(v * 255 / M). A 16-bit image keeps its values (as OpenCV does).
+// M = 0 is refused.
+void apply_pnm_maximum(Image& img, std::uint64_t max);
 
 // pnm_writer.cpp: binary PGM (1 channel) or PPM (3), 8 or 16 bits.
 Bytes encode_pnm(const Image& img);

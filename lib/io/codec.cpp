@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <new>
 
@@ -143,10 +144,14 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
       }
       return img.channels == 3 && has_gray_palette(file) ? gray_of(img) : img;
     }
-    case Format::pnm:
+    case Format::pnm: {
       if (is_pnm_text_or_bitmap(file)) return decode_pnm_text(file, max_pixels);
-      if (!detail::pnm_numbers_fit_int(file)) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
-      return decode_with_stb(file, format, max_pixels);
+      const auto numbers = detail::pnm_header_numbers(file);
+      if (!numbers) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
+      Image img = decode_with_stb(file, format, max_pixels);
+      apply_pnm_maximum(img, (*numbers)[2]);
+      return img;
+    }
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);
     case Format::radiance_hdr: break;
   }
@@ -339,6 +344,26 @@ Image decode_image_bytes(const std::string& path, Bytes bytes, const ReadOptions
   return decode_input(inspect_input(path, std::move(bytes), opts), opts);
 }
 
+namespace {
+
+// What converting to a layout the format holds loses (docs/formats.md):
+// said, since a file that looks right may hold less than the image did.
+// Widening (gray to RGB, TIFF gray+alpha to RGBA) loses nothing.
+std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Image& img, const Layout& layout) {
+  std::vector<std::string> notes;
+  std::string name;
+  for (const char* c = format.extension; *c; ++c) name += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+  name += " ";
+  if (img.channels >= 3 && layout.channels < 3)
+    notes.push_back(name + "holds no colour: RGB made gray by --grayscale's formula");
+  if (img.has_alpha() && layout.channels % 2 == 1) notes.push_back(name + "holds no alpha: alpha dropped");
+  if (img.depth == Depth::U16 && layout.depth == Depth::U8)
+    notes.push_back(name + "holds 8-bit samples: 16-bit samples rounded to 8 bits");
+  return notes;
+}
+
+}  // namespace
+
 void write_image(const std::string& path, const Image& img, const WriteOptions& opts) {
   write_image(path, img, opts, Metadata{});
 }
@@ -355,7 +380,7 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
   }
   const OutputFormat& format = output_format_or_throw(path, opts.format);
   const Layout layout = stored_layout(format, img.channels, img.depth);
-  std::vector<std::string> notes;
+  std::vector<std::string> notes = lossy_layout_notes(format, img, layout);
   const Metadata kept = opts.strip ? Metadata{} : metadata_to_write(metadata, format.format, layout.channels, notes);
   Bytes encoded;
   try {

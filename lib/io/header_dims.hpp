@@ -3,6 +3,7 @@
 // before a decoder allocates anything, and the JPEG structure check. Every
 // read is bounds-checked: these run on untrusted bytes. GIF, TGA and PSD
 // are left to stbi_info (see stb_codec.cpp), the only decoder that reads them.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -55,26 +56,27 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
   return Dims{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height < 0 ? -height : height)};
 }
 
-// Whether the first three numbers of a binary PNM's header (width, height,
-// maximum) are each at most 2^31 - 1, read as stb_image reads them
-// (whitespace and '#' comments to the end of a line skipped before each):
-// stb_image 2.27 gathers them in an int, which a longer number overflows
-// (undefined behaviour) before it refuses the file.
-inline bool pnm_numbers_fit_int(const Bytes& b) {
+// The first three numbers of a binary PNM's header (width, height,
+// maximum), read as stb_image reads them (whitespace and '#' comments to the
+// end of a line skipped before each; a number not there reads as 0), or
+// nullopt where one is past 2^31 - 1: stb_image 2.27 gathers them in an
+// int, which a longer number overflows (undefined behaviour) before it
+// refuses the file.
+inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Bytes& b) {
+  std::array<std::uint64_t, 3> numbers{};
   std::size_t pos = 2;
-  for (int n = 0; n < 3; ++n) {
+  for (std::uint64_t& v : numbers) {
     for (;;) {
       while (pos < b.size() && (b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) ++pos;
       if (pos >= b.size() || b[pos] != '#') break;
       while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
     }
-    std::uint64_t v = 0;
     for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) {
       v = v * 10 + (b[pos] - '0');
-      if (v > 0x7fffffff) return false;
+      if (v > 0x7fffffff) return std::nullopt;
     }
   }
-  return true;
+  return numbers;
 }
 
 // "P6 # comment\n 640 480 ..." : the two numbers after the magic, read as

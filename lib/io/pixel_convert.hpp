@@ -8,17 +8,13 @@
 #include <cstdint>
 
 #include "image.hpp"
+#include "pixel.hpp"
 
 namespace gpuimg {
 
 // round(v * 255 / 65535) exactly: 65535 / 255 == 257, and v / 257 is never
 // halfway between integers, so adding half the divisor rounds correctly.
 inline std::uint8_t to_8bit(std::uint16_t v) { return static_cast<std::uint8_t>((v + 128u) / 257u); }
-
-// Rec. 601 luma, the weights libjpeg and OpenCV use, rounded to nearest.
-inline std::uint32_t luma(std::uint32_t r, std::uint32_t g, std::uint32_t b) {
-  return (299 * r + 587 * g + 114 * b + 500) / 1000;
-}
 
 // One colour channel from a CMYK JPEG sample as libjpeg delivers it,
 // inverted as Adobe writes it (255 = no ink): round(v * k / 255), computed
@@ -47,7 +43,7 @@ void convert_samples(const Image& src, Image& dst) {
     if (out_color) {
       for (int c = 0; c < 3; ++c) out[c] = scale(in[in_color ? c : 0]);
     } else {
-      out[0] = scale(in_color ? luma(in[0], in[1], in[2]) : in[0]);
+      out[0] = scale(in_color ? bt601_gray(in[0], in[1], in[2]) : in[0]);
     }
     if (dst.has_alpha()) out[co - 1] = scale(in[ci - 1]);
   }
@@ -55,8 +51,9 @@ void convert_samples(const Image& src, Image& dst) {
 
 }  // namespace detail
 
-// Gray becomes RGB by repeating the value, RGB becomes gray by luma(), alpha
-// is copied or dropped, and 16-bit samples become 8-bit by to_8bit().
+// Gray becomes RGB by repeating the value, RGB becomes gray by bt601_gray()
+// (--grayscale's formula), alpha is copied or dropped, and 16-bit samples
+// become 8-bit by to_8bit().
 // Never adds alpha and never widens 8-bit: no output format needs either.
 inline Image convert_layout(const Image& src, int channels, Depth depth) {
   assert(!(channels % 2 == 0 && !src.has_alpha()) && !(depth == Depth::U16 && src.depth == Depth::U8));

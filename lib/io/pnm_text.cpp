@@ -1,10 +1,10 @@
 // Plain-text PNM (P1 bitmap, P2 gray, P3 RGB) and binary bitmaps (P4),
-// which stb_image refuses: read with OpenCV's PxM rules.
+// which stb_image refuses, read with OpenCV's PxM rules; and the rule for
+// the stated maximum, which binary P5 and P6 (read by stb_image) share.
 // Numbers are read as the probe reads the header (header_dims.hpp):
 // whitespace and '#' comments before each, the byte after its digits
 // consumed. P1 and P4 give 8-bit gray, a set bit black (0) and a clear one
-// white (255); P2 and P3 samples past the maximum M are taken as M, and
-// where M is under 256 become 8-bit as floor(v * 255 / M), else stay 16-bit.
+// white (255); P2 and P3 samples go through apply_pnm_maximum.
 #include <algorithm>
 #include <string>
 
@@ -79,18 +79,30 @@ Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels) {
       }
     return img;
   }
+  if (kind == '1') {
+    for (std::size_t i = 0; i < samples; ++i) img.data[i] = r.bit_digit() ? 0 : 255;
+    return img;
+  }
   for (std::size_t i = 0; i < samples; ++i) {
-    if (kind == '1') {
-      img.data[i] = r.bit_digit() ? 0 : 255;
-      continue;
-    }
-    const std::uint64_t v = std::min(r.number(), max);
+    const std::uint64_t v = std::min(r.number(), max);  // held by the image's depth
     if (wide)
       img.samples<std::uint16_t>()[i] = static_cast<std::uint16_t>(v);
     else
-      img.data[i] = static_cast<std::uint8_t>(max == 255 ? v : v * 255 / max);
+      img.data[i] = static_cast<std::uint8_t>(v);
   }
+  apply_pnm_maximum(img, max);
   return img;
+}
+
+void apply_pnm_maximum(Image& img, std::uint64_t max) {
+  if (max == 0) throw CodecFailure("corrupt PNM (maximum value 0)");
+  if (img.depth == Depth::U16) {
+    std::uint16_t* v = img.samples<std::uint16_t>();
+    for (std::size_t i = 0, n = img.data.size() / 2; i < n; ++i) v[i] = static_cast<std::uint16_t>(std::min<std::uint64_t>(v[i], max));
+    return;
+  }
+  if (max >= 255) return;
+  for (std::uint8_t& v : img.data) v = static_cast<std::uint8_t>(std::min<std::uint64_t>(v, max) * 255 / max);
 }
 
 }  // namespace gpuimg

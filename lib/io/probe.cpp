@@ -133,7 +133,7 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
       // as that reader reads it.
       const std::optional<Dims> d = header_dims(format, file);
       if (d && (d->width == 0 || d->height == 0 || is_pnm_text_or_bitmap(file))) return pnm_shape(file, *d);
-      if (!detail::pnm_numbers_fit_int(file)) return std::nullopt;  // the decoder refuses it
+      if (!detail::pnm_header_numbers(file)) return std::nullopt;  // the decoder refuses it
       return stb_probe(file, format);
     }
     default: break;
