@@ -228,10 +228,13 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
   TempDir tmp;
   fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
   const std::string manifest = (tmp / "golden.txt").string();
-  const std::pair<const char*, const char*> cases[] = {
+  const std::pair<std::string, std::string> cases[] = {
       {"a | gray.png\n", "golden.txt:1: expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'"},
       {"a b | gray.png |\n", "golden.txt:1: NAME and INPUT must be one word each"},
-      {"a | gray.png | --blurr 3\n", "golden.txt:1: not an operation or its value: --blurr 3"},
+      {"a | gray.png | --blurr 3\n", "golden.txt:1: not an operation or its value: --blurr 3; did you mean --blur?"},
+      {"a | gray.png | --map \"v * 2\"\n",
+       "golden.txt:1: not an operation or its value: * 2\" (a manifest quotes with '...' alone: a \" is a character of "
+       "its word)"},
       {"a | gray.png | --blur 0\n", "golden.txt:1: --blur: R must be an integer from 1 to 4096, got '0'"},
       {"a | gray.png | | psnr=3\n", "golden.txt:1: 'psnr=3' is not LIMIT=VALUE"},
       {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '-1'"},
@@ -243,7 +246,8 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
       {"a | gray.png |\na | gray.png |\n", "golden.txt:2: name 'a' repeats"},
       {"# nothing\n", "golden.txt: no cases in the manifest"},
       {"a | missing.png |\n", "missing.png: no such file"},
-      {"a | gray.png |\n", "a.png: no such file"},  // no golden yet
+      {"a | gray.png |\n", "a.png: no such file: no golden yet (gpuimg golden update " + manifest +
+                                 " makes the missing ones)"},
   };
   for (const auto& [text, message] : cases) {
     SCOPED_TRACE(text);

@@ -60,6 +60,7 @@ TEST(CompareScopeCli, IgnoredRectanglesAndMasks) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"compare", scene, block, "--ignore", "5,5,30"},
            {"compare", scene, block, "--ignore", "5,5,0,30"},
+           {"compare", scene, block, "--ignore", "0,0,320,200"},  // nothing left to compare
            {"compare", scene, block, "--alpha", "drop"},
            {"compare", scene, block, "--mask", data("tiny.png")},
            {"compare", scene, block, "--mask", (tmp / "missing.png").string()}}) {

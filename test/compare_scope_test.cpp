@@ -36,6 +36,17 @@ bool black_at(const Image& mask, std::size_t pixel) {
   return true;
 }
 
+bool left_out_at(const std::vector<Rect>& rects, const Image* mask, int x, int y) {
+  return inside(rects, x, y) || (mask && black_at(*mask, static_cast<std::size_t>(y) * mask->width + x));
+}
+
+bool leaves_all_out(const Image& e, const std::vector<Rect>& rects, const Image* mask) {
+  for (int y = 0; y < e.height; ++y)
+    for (int x = 0; x < e.width; ++x)
+      if (!left_out_at(rects, mask, x, y)) return false;
+  return true;
+}
+
 // The oracle: pixels with any differing sample, outside every rectangle and
 // where the mask is not black.
 std::uint64_t differing_left_in(const Image& e, const Image& a, const std::vector<Rect>& rects, const Image* mask) {
@@ -43,7 +54,7 @@ std::uint64_t differing_left_in(const Image& e, const Image& a, const std::vecto
   for (int y = 0; y < e.height; ++y)
     for (int x = 0; x < e.width; ++x) {
       const std::size_t p = static_cast<std::size_t>(y) * e.width + x;
-      if (inside(rects, x, y) || (mask && black_at(*mask, p))) continue;
+      if (left_out_at(rects, mask, x, y)) continue;
       for (int c = 0; c < e.channels; ++c)
         if (sample(e, p * e.channels + c) != sample(a, p * e.channels + c)) {
           ++n;
@@ -73,8 +84,12 @@ TEST(CompareScope, IgnoredRectanglesAndMasksLeaveOutWhatTheOracleLeavesOut) {
           const Image mask = mask_channels ? random_image(s.w, s.h, mask_channels, Depth::U8, seed++) : Image();
           const Image* m = mask_channels ? &mask : nullptr;
           Image ee = e, aa = a;
-          const std::vector<std::string> notes =
-              apply_scope(ee, aa, scope(rects, m ? "mask.png" : "", AlphaRule::compare), m);
+          const Scope sc = scope(rects, m ? "mask.png" : "", AlphaRule::compare);
+          if (leaves_all_out(e, rects, m)) {  // 1x1, under the rectangle across the corner
+            EXPECT_THROW(apply_scope(ee, aa, sc, m), UsageError);
+            continue;
+          }
+          const std::vector<std::string> notes = apply_scope(ee, aa, sc, m);
           const Comparison c = compare_images(ee, aa, Backend::cpu, Ssim::skip);
           EXPECT_EQ(c.overall.differing, differing_left_in(e, a, rects, m));
           ASSERT_EQ(notes.size(), 1u);
@@ -94,6 +109,20 @@ TEST(CompareScope, AChangeInsideTheIgnoredRectanglePasses) {
   ee = e, aa = a;
   apply_scope(ee, aa, scope({{12, 10, 19, 1}}, "", AlphaRule::compare), nullptr);
   EXPECT_EQ(compare_images(ee, aa, Backend::cpu, Ssim::skip).overall.differing, 1u);
+}
+
+TEST(CompareScope, LeavingEveryPixelOutIsRefused) {
+  const Image e = random_image(5, 4, 3, Depth::U8, 3);
+  Image ee = e, aa = random_image(5, 4, 3, Depth::U8, 4);
+  try {
+    apply_scope(ee, aa, scope({{0, 0, 3, 4}, {3, 0, 9, 9}}, "", AlphaRule::compare), nullptr);
+    ADD_FAILURE() << "compared nothing and passed";
+  } catch (const UsageError& err) {
+    EXPECT_STREQ(err.what(), "the ignored rectangles leave out every pixel of the 5x4 images: nothing is left to compare");
+  }
+  // One pixel left in is a comparison.
+  ee = e;
+  EXPECT_EQ(apply_scope(ee, aa, scope({{0, 0, 3, 4}, {3, 0, 9, 3}}, "", AlphaRule::compare), nullptr).size(), 1u);
 }
 
 TEST(CompareScope, AMaskOfAnotherSizeIsRefused) {

@@ -64,9 +64,13 @@ std::string leave_out(const Image& expected, Image& actual, const Scope& scope, 
       ++count;
       std::memcpy(actual.data.data() + i * px, expected.data.data() + i * px, px);
     }
-  return std::to_string(count) + " of " + std::to_string(out.size()) + " pixels left out by " +
-         (scope.ignore.empty() ? "" : "the ignored rectangles") + (scope.ignore.empty() || !mask ? "" : " and ") +
-         (mask ? "the mask's black pixels" : "");
+  const std::string by = (scope.ignore.empty() ? "" : "the ignored rectangles") +
+                         std::string(scope.ignore.empty() || !mask ? "" : " and ") +
+                         (mask ? "the mask's black pixels" : "");
+  // A comparison of nothing would pass whatever the actual image holds.
+  if (count == out.size())
+    throw UsageError(by + " leave out every pixel of the " + size_text(expected) + " images: nothing is left to compare");
+  return std::to_string(count) + " of " + std::to_string(out.size()) + " pixels left out by " + by;
 }
 
 }  // namespace

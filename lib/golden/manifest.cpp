@@ -49,6 +49,17 @@ std::vector<std::string> columns(const std::string& line) {
   return out;
 }
 
+// "--map "v * 2"" is three words here, the quotes in them: said beside
+// whatever error that makes, since a shell user will write it so.
+std::string double_quote_hint(const std::string& line) {
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '\'') quoted = !quoted;
+    if (c == '"' && !quoted) return " (a manifest quotes with '...' alone: a \" is a character of its word)";
+  }
+  return "";
+}
+
 // The fourth column: limits by their names, and the fields of a Scope.
 void parse_limits(const std::string& text, const std::filesystem::path& dir, GoldenCase& c) {
   for (const std::string& field : words(text)) {
@@ -135,7 +146,7 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path, c
       if (bad.size() == ManifestError::kMostBadLines)
         ++more;
       else
-        bad.emplace_back(path.string() + ":" + std::to_string(number), e.what(), e.detail());
+        bad.emplace_back(path.string() + ":" + std::to_string(number), e.what() + double_quote_hint(line), e.detail());
     }
   }
   if (!bad.empty()) throw ManifestError(std::move(bad), more);
