@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -104,7 +105,9 @@ std::string progress_line(std::size_t done, std::size_t worked, std::size_t tota
 // never lands in the middle of the progress line.
 class Console {
  public:
-  explicit Console(bool progress) : progress_(progress) {}
+  // `terminal`: the line is redrawn in place; else (--progress into a file
+  // or a pipe) each new count is a line of its own, no control codes in it.
+  Console(bool progress, bool terminal) : progress_(progress), terminal_(terminal) {}
 
   // Once the files are found; the clock starts here.
   void set_total(std::size_t total) {
@@ -150,7 +153,14 @@ class Console {
   void draw() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!progress_) return;
-    const std::string text = progress_line(counts_.done(), counts_.processed + counts_.failed, total_, seconds());
+    const std::size_t done = counts_.done();
+    const std::string text = progress_line(done, counts_.processed + counts_.failed, total_, seconds());
+    if (!terminal_) {
+      if (done == logged_done_) return;
+      std::fprintf(stderr, "%s\n", text.c_str());
+      logged_done_ = done;
+      return;
+    }
     std::fprintf(stderr, "\r%s\x1b[K", text.c_str());
     std::fflush(stderr);
     drawn_ = true;
@@ -180,8 +190,9 @@ class Console {
     if (drawn_) std::fprintf(stderr, "\r\x1b[K");
   }
   std::mutex mutex_;
-  bool progress_;
+  bool progress_, terminal_;
   bool drawn_ = false;
+  std::size_t logged_done_ = SIZE_MAX;  // the count last written as a line of its own
   std::size_t total_ = 0;
   Clock::time_point start_ = Clock::now();
   Counts counts_;
@@ -282,9 +293,9 @@ int execute(const BatchCommand& cmd) {
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
   auto selection = std::async(std::launch::async, [&] { return choose(cmd); });
-  const bool progress =
-      cmd.progress == ProgressMode::always || (cmd.progress == ProgressMode::automatic && ::isatty(2));
-  Console console(progress);
+  const bool terminal = ::isatty(2);
+  const bool progress = cmd.progress == ProgressMode::always || (cmd.progress == ProgressMode::automatic && terminal);
+  Console console(progress, terminal);
   std::vector<BatchItem> todo;
   try {
     todo = find_work(cmd, console);

@@ -25,7 +25,9 @@
 #include "near_miss.hpp"
 #include "number_text.hpp"
 #include "op_options.hpp"
+#include "output_formats.hpp"
 #include "report_errors.hpp"
+#include "sniff.hpp"
 
 namespace gpuimg {
 namespace {
@@ -111,6 +113,51 @@ std::optional<std::string> imagemagick_op(const std::string& word) {
   return form;
 }
 
+// The subcommands parsed, innermost last: {golden, check}.
+std::vector<const CLI::App*> parsed_chain(const CLI::App& app) {
+  std::vector<const CLI::App*> chain;
+  for (const CLI::App* at = &app; !at->get_subcommands().empty();) chain.push_back(at = at->get_subcommands().front());
+  return chain;
+}
+
+// "golden check", the words of the subcommands parsed.
+std::string command_path(const CLI::App& app) {
+  std::string path;
+  for (const CLI::App* sub : parsed_chain(app)) path += (path.empty() ? "" : " ") + sub->get_name();
+  return path;
+}
+
+// What a subcommand lacks, as CLI11's RequiredError leaves it unsaid
+// ("A subcommand is required", "expected is required"): the subcommands it
+// takes, or the arguments not given, by their names in --help.
+std::optional<std::string> missing_words(const CLI::App& app, int argc, const char* const* argv) {
+  const std::vector<const CLI::App*> chain = parsed_chain(app);
+  if (chain.empty()) return std::nullopt;
+  const CLI::App& inner = *chain.back();
+  const std::vector<const CLI::App*> subs = inner.get_subcommands([](const CLI::App*) { return true; });
+  if (!subs.empty() && inner.get_subcommands().empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < subs.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == subs.size() ? " or " : ", ") + subs[i]->get_name();
+    // The word typed where a subcommand belongs: after the last one parsed.
+    std::string typed;
+    for (int i = 1; i + 1 < argc; ++i)
+      if (argv[i] == inner.get_name() && argv[i + 1][0] != '-') typed = argv[i + 1];
+    return (typed.empty() ? "give a subcommand: " : "unknown subcommand '" + typed + "'; give ") + names;
+  }
+  std::vector<std::string> absent;
+  for (const CLI::Option* o : inner.get_options())
+    if (o->get_positional() && o->get_required() && o->count() == 0) {
+      std::string name = o->get_name();
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+      absent.push_back(name);
+    }
+  if (absent.empty()) return std::nullopt;
+  std::string list;
+  for (std::size_t i = 0; i < absent.size(); ++i) list += (i == 0 ? "" : i + 1 == absent.size() ? " and " : ", ") + absent[i];
+  return "missing " + list;
+}
+
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
 // unclear. `subcommand`: the one being parsed, or empty. CLI11 names the
 // leftover words in reverse order; they are named here in the order given,
@@ -135,6 +182,9 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
     for (const std::string& w : in_order) arg += (arg.empty() ? "" : " ") + w;
     if (!subcommand.empty()) return subcommand + ": unexpected argument '" + arg + "'";
     return "unexpected argument '" + arg + "': give one INPUT and one OUTPUT";
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && !subcommand.empty()) {
+    if (const std::optional<std::string> missing = missing_words(app, argc, argv)) return subcommand + ": " + *missing;
   }
   const std::string what = e.what();
   const auto override_at = what.find(" was given a disallowed flag override");
@@ -180,6 +230,17 @@ bool names_folder(const std::string& path) {
   const std::vector<std::string> readable = readable_extensions(), writable = writable_extensions();
   return std::find(readable.begin(), readable.end(), ext) == readable.end() &&
          std::find(writable.begin(), writable.end(), ext) == writable.end();
+}
+
+// `--format jpg out.png` writes what --format says, into a name every
+// later reader will take for another format: said, not refused, since
+// the caller may mean it.
+void warn_if_extension_differs(const std::string& path, const std::string& format) {
+  const OutputFormat* named = output_format_for(lower_extension(path));
+  const OutputFormat* given = output_format_for(format);
+  if (named && given && named->format != given->format)
+    print_message("warning: --format " + format + " writes " + format_name(given->format) + " into " + path +
+                  ", whose extension says " + format_name(named->format) + " (-q: no warnings)");
 }
 
 // The options that only a batch takes, as the user sees them.
@@ -426,9 +487,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   // Where a usage error points the user.
   const auto hint = [&] {
-    if (compare.chosen()) return std::string(" (see gpuimg compare --help)");
-    if (report.chosen()) return std::string(" (see gpuimg report merge --help)");
-    return std::string(golden.chosen() ? " (see gpuimg golden --help)" : kHelpHint);
+    const std::string path = command_path(app);
+    return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
   };
   try {
     app.parse(argc, argv);
@@ -436,7 +496,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     result.exit_code = app.exit(e);
     return result;
   } catch (const CLI::ParseError& e) {
-    const std::string sub = compare.chosen() ? "compare" : golden.chosen() ? "golden" : report.chosen() ? "report" : "";
+    const std::string sub = command_path(app);
     print_message(usage_message(e, sub, app, argc, argv) + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
@@ -501,6 +561,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       throw UsageError(flags.first_given() + ": only for a batch (several INPUTs, an output FOLDER/, or --files-from)");
     cmd.input = paths[0];
     cmd.output = paths[1];
+    if (std::error_code ec; names_folder(cmd.input) && std::filesystem::is_directory(cmd.input, ec))
+      throw UsageError(cmd.input + ": is a folder; to process the images in it, end OUTPUT with '/' (" + cmd.output +
+                       "/), the folder they go to");
     if (const std::optional<std::string> ext = stdout_format(cmd.output)) {
       if (!format.empty() && parse_format(format) != parse_format(*ext))
         throw UsageError("--format " + format + " and OUTPUT " + cmd.output + " name different formats");
@@ -510,6 +573,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
     if (!format.empty()) cmd.write.format = parse_format(format);
+    if (!format.empty() && cmd.output != "-" && !flags.quiet) warn_if_extension_differs(cmd.output, cmd.write.format);
     if (!flags.quiet) jpeg_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
     print_error(e, hint());

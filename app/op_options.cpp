@@ -1,8 +1,10 @@
 #include "op_options.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "error.hpp"
+#include "near_miss.hpp"
 #include "number_text.hpp"
 #include "param_text.hpp"
 
@@ -33,7 +35,9 @@ std::string param_brief(const ParamSpec& p) {
     case ParamType::real:
     case ParamType::fraction:
       // ">0" where the least value is excluded: --gamma 0 is refused.
-      range = std::string(" (") + (p.min_excluded ? ">" : "") + number_text(p.min) + ".." + number_text(p.max) + ")";
+      range = std::string(" (") + (p.min_excluded ? ">" : "") + number_text(p.min) + ".." + number_text(p.max);
+      if (p.type == ParamType::fraction) range += " or " + number_text(p.min * 100) + ".." + number_text(p.max * 100) + "%";
+      range += ")";
       break;
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) range += (i ? "|" : " (") + std::string(p.choices[i]);
@@ -100,6 +104,15 @@ Pipeline parse_pipeline(const std::vector<std::string>& words) {
     std::string named;
     for (const std::string& w : words)
       if (std::find(left.begin(), left.end(), w) != left.end()) named += (named.empty() ? "" : " ") + w;
+    for (const std::string& w : words)
+      if (w.size() > 2 && w.compare(0, 2, "--") == 0 && std::find(left.begin(), left.end(), w) != left.end()) {
+        std::vector<std::string> flags;
+        for (const CLI::Option* o : app.get_options())
+          for (const std::string& name : o->get_lnames()) flags.push_back("--" + name);
+        if (const std::optional<std::string> near = near_miss(w.substr(0, w.find('=')), flags))
+          throw UsageError("not an operation or its value: " + named + "; did you mean " + *near + "?");
+        break;
+      }
     throw UsageError("not an operation or its value: " + named);
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());

@@ -146,8 +146,8 @@ TEST_F(CliBatch, ShardsCoverEveryFileExactlyOnce) {
 TEST_F(CliBatch, ProgressOnlyWhenForced) {
   const RunResult plain = batch({});
   EXPECT_FALSE(has(plain.err, "\r")) << plain.err;
-  const RunResult forced = batch({"--progress"});
-  EXPECT_TRUE(has(forced.err, "\r")) << forced.err;
+  const RunResult forced = batch({"--progress"});  // into a pipe: lines of their own
+  EXPECT_FALSE(has(forced.err, "\r")) << forced.err;
   EXPECT_TRUE(has(forced.err, "/5  ")) << forced.err;
   const RunResult quiet = batch({"--quiet"});
   EXPECT_FALSE(has(quiet.err, "\r")) << quiet.err;
@@ -219,7 +219,18 @@ TEST(BatchForm, ChosenOnlyByTheDocumentedRules) {
   fs::create_directory(tmp / "dir.png");
   EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "--invert", "b.png"}));
   EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "dir.png"})) << "a directory named like an image is not a folder";
-  EXPECT_FALSE(chooses_batch(tmp.path(), {"dir", "b.png"})) << "a folder INPUT alone does not choose it";
+  {  // A folder INPUT alone does not choose it: refused, naming the '/' that would.
+    const fs::path here = fs::current_path();
+    fs::current_path(tmp.path());
+    const char* argv[] = {"gpuimg", "dir", "b.png"};
+    testing::internal::CaptureStderr();
+    const ParseResult r = parse_command_line(3, argv);
+    const std::string err = testing::internal::GetCapturedStderr();
+    fs::current_path(here);
+    EXPECT_FALSE(r.run || r.batch) << err;
+    EXPECT_NE(err.find("dir: is a folder; to process the images in it, end OUTPUT with '/' (b.png/)"), std::string::npos)
+        << err;
+  }
   EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "dir"}));
   EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "missing/"}));
   EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "dir.png/"}));

@@ -59,6 +59,25 @@ TEST(CliConventions, QualityOnAFormatWithoutOneWarnsOnce) {
   EXPECT_EQ(r.err.find("warning:", 10), std::string::npos) << r.err;
 }
 
+TEST(CliConventions, AFormatUnlikeTheOutputsExtensionWarns) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 6));
+  RunResult r = run_binary({dir.file("in.png"), "--format", "jpg", dir.file("out.png")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: warning: --format jpg writes JPEG into " + dir.file("out.png") +
+                       ", whose extension says PNG (-q: no warnings)\n");
+  EXPECT_EQ(read_image(dir.file("out.png")).channels, 3);  // written as asked: a JPEG, read by its bytes
+  for (const std::vector<std::string>& quiet : {std::vector<std::string>{"--format", "png", dir.file("same.png")},
+                                                {"--format", "jpg", "-q", dir.file("quiet.png")},
+                                                {"--format", "jpeg", dir.file("out.jpg")}}) {
+    std::vector<std::string> args = {dir.file("in.png")};
+    args.insert(args.end(), quiet.begin(), quiet.end());
+    r = run_binary(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+}
+
 TEST(CliConventions, QuietIsAcceptedForOneImage) {
   TempDir dir;
   write_image(dir.file("in.png"), random_image(1, 1, 4, Depth::U8, 8));

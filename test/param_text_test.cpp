@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "number_lists.hpp"
 #include "param_text.hpp"
+#include "ops/rotate.hpp"
 #include "pipeline.hpp"
 
 namespace gpuimg::test {
@@ -86,6 +87,14 @@ TEST(ParamText, ChoicesIgnoreCaseAndTakeTheirAliases) {
   for (const char* text : {"lanczos4", "bicubic ", "", "cubi"})
     EXPECT_EQ(refusal(spec, text), "--op: FILTER must be one of nearest, cubic, lanczos3, got '" + std::string(text) + "'")
         << text;
+}
+
+// The README's "+3" reads as 3 for numbers; a quarter turn's "+90" too.
+TEST(ParamText, RotateTakesAPlusSign) {
+  for (const auto& [text, choice] :
+       {std::pair<const char*, int>{"+90", 0}, {"+180", 1}, {"+270", 2}, {"90", 0}, {"-90", 3}})
+    EXPECT_EQ(parse_param("--rotate: ANGLE", Rotate::params[0], text).choice, choice) << text;
+  EXPECT_EQ(refusal(Rotate::params[0], "+45"), "--op: ANGLE must be one of 90, 180, 270, -90, -180, -270, got '+45'");
 }
 
 TEST(ParamText, JoinedValuesReadAsOneWord) {

@@ -39,11 +39,24 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
   EXPECT_EQ(error_of({"compare", scene, scene, "--blr", "3"}),
             "gpuimg: unknown option '--blr' (see gpuimg compare --help)\n");
   EXPECT_EQ(error_of({"golden", "check", "cases.txt", "--jsn"}),
-            "gpuimg: unknown option '--jsn'; did you mean --json? (see gpuimg golden --help)\n");
+            "gpuimg: unknown option '--jsn'; did you mean --json? (see gpuimg golden check --help)\n");
   EXPECT_EQ(error_of({scene, "--blr", "3", "out.png"}),
             "gpuimg: unknown option '--blr'; did you mean --blur? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({"compare", scene, scene, "a", "b"}),
             "gpuimg: compare: unexpected argument 'a b' (see gpuimg compare --help)\n");
+}
+
+// CLI11's "A subcommand is required" and "expected is required", in words
+// that say what to type.
+TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
+  const std::string scene = (data_dir() / "scene.png").string();
+  EXPECT_EQ(error_of({"golden"}), "gpuimg: golden: give a subcommand: check or update (see gpuimg golden --help)\n");
+  EXPECT_EQ(error_of({"golden", "chekc", "cases.txt"}),
+            "gpuimg: golden: unknown subcommand 'chekc'; give check or update (see gpuimg golden --help)\n");
+  EXPECT_EQ(error_of({"golden", "check"}), "gpuimg: golden check: missing MANIFEST (see gpuimg golden check --help)\n");
+  EXPECT_EQ(error_of({"report"}), "gpuimg: report: give a subcommand: merge (see gpuimg report --help)\n");
+  EXPECT_EQ(error_of({"compare"}), "gpuimg: compare: missing EXPECTED and ACTUAL (see gpuimg compare --help)\n");
+  EXPECT_EQ(error_of({"compare", scene}), "gpuimg: compare: missing ACTUAL (see gpuimg compare --help)\n");
 }
 
 }  // namespace

@@ -15,11 +15,12 @@ struct Rotate {
   static constexpr Kind kind = Kind::remap;
 
   static constexpr const char* angles[] = {"90", "180", "270", "-90", "-180", "-270"};
+  static constexpr ChoiceAlias signed_angles[] = {{"+90", 0}, {"+180", 1}, {"+270", 2}};
   struct Params {
     std::int32_t quarter_turns;  // clockwise, 1 to 3
   };
   static constexpr std::array<ParamSpec, 1> params{
-      {{"ANGLE", ParamType::choice, 0, 0, "degrees clockwise", angles, 6}}};
+      {ParamSpec{"ANGLE", ParamType::choice, 0, 0, "degrees clockwise", angles, 6}.also(signed_angles, 3)}};
   static Params make(const ParamValue* v) {
     const int degrees[] = {90, 180, 270, -90, -180, -270};
     return {((degrees[v[0].choice] / 90) % 4 + 4) % 4};
