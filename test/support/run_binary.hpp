@@ -43,7 +43,16 @@ struct RunResult {
   // the test process's own at the fork (Linux keeps the old image's peak
   // at exec): a test comparing it keeps its own memory small.
   long peak_rss_kib = 0;
+  long parent_peak_kib = 0;  // the test process's own peak at the fork
 };
+
+// Whether the child's own peak resident set was below `kib`. Where the
+// count is past the test process's own peak, it is the child's alone;
+// where not (all tests run in one process, which has grown), the child's
+// lies hidden under the parent's and is not judged.
+inline bool peak_rss_below(const RunResult& r, long kib) {
+  return r.peak_rss_kib < kib || r.peak_rss_kib <= r.parent_peak_kib;
+}
 
 namespace detail {
 
@@ -159,6 +168,9 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
   detail::Pipe in, out, err;
   const int stdin_fd = options.stdin_bytes ? in.read : -1;
   RunResult r;
+  rusage own{};
+  ::getrusage(RUSAGE_SELF, &own);
+  r.parent_peak_kib = own.ru_maxrss;
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) detail::fail_errno("fork");
