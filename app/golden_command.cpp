@@ -92,7 +92,19 @@ void write_pictures(const GoldenCommand& cmd, const GoldenCase& gc, const Image&
   if (pictured) write_image(in_html("diff"), picture);
 }
 
+// The pictures an earlier run left of a case: this run's failing cases
+// write theirs anew, and a case that now passes or errs must not seem to
+// have failed in this one.
+void remove_pictures(const GoldenCommand& cmd, const GoldenCase& gc) {
+  std::error_code ignored;
+  if (!cmd.diff_dir.empty()) fs::remove(fs::path(cmd.diff_dir) / (gc.name + ".diff.png"), ignored);
+  if (!cmd.html.empty())
+    for (const char* which : {"expected", "actual", "diff"})
+      fs::remove(fs::path(cmd.html) / html_image_name(gc.name, which), ignored);
+}
+
 CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipeline& p, Backend backend) {
+  remove_pictures(cmd, gc);
   CaseResult r{&gc, CaseResult::Outcome::pass, {}, std::nullopt, {}, 0};
   const auto start = std::chrono::steady_clock::now();
   try {
@@ -192,7 +204,10 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
   }
   if (cmd.prune && errors == 0) {
     std::set<fs::path> keep;
-    for (const GoldenCase& gc : m.cases) keep.insert({fs::weakly_canonical(gc.golden), fs::weakly_canonical(gc.input)});
+    for (const GoldenCase& gc : m.cases) {
+      keep.insert({fs::weakly_canonical(gc.golden), fs::weakly_canonical(gc.input)});
+      if (!gc.scope.mask.empty()) keep.insert(fs::weakly_canonical(gc.scope.mask));
+    }
     const fs::path dir = m.path.parent_path().empty() ? fs::path(".") : m.path.parent_path();
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(fs::weakly_canonical(e.path()))) {
@@ -222,6 +237,8 @@ int execute(const GoldenCommand& cmd) {
   const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_pipeline(c.args)); });
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
+  // Before the cases run, not after: a report that cannot be written fails the run anyway.
+  if (!cmd.junit.empty()) check_report_path(cmd.junit);
   const BackendSelection where = select_backend(cmd.device);
   const Backend backend = where.backend;
   if (cmd.verbose)
@@ -242,7 +259,6 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
     s->add_option("--device", device_, "Where the cases run: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
-    s->footer(kCompareExitHelp);
     s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)");
     s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr");
   }
@@ -257,7 +273,11 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   check_cmd->add_option("--format", format_, "text, or github: also one ::error annotation per failing case")
       ->type_name("text|github")
       ->default_str("text");
-  update_->add_flag("--prune", cmd_.prune, "Also remove the PNGs beside the manifest that no case names");
+  check_cmd->footer(kCompareExitHelp);
+  update_->footer("Exit status: 0 every golden written or unchanged, 2 error (a case that could not run or be "
+                  "written; the others are still written).");
+  update_->add_flag("--prune", cmd_.prune,
+                    "Also remove the PNGs beside the manifest that no case names (as golden, input or mask)");
 }
 
 GoldenCommand GoldenCli::command() const {

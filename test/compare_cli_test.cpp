@@ -11,6 +11,7 @@
 #include "json_reader.hpp"
 #include "run_binary.hpp"
 #include "printable.hpp"
+#include "random_image.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -211,16 +212,24 @@ TEST(GoldenCli, UpdateThenCheckThenAFailingCase) {
   EXPECT_NE(r.out.find("3 cases: 2 passed, 1 failed, 0 errors"), std::string::npos) << r.out;
   EXPECT_EQ(shape(read_image((diffs / "blurred.diff.png").string())), "320x200 RGB 8-bit");
   EXPECT_FALSE(fs::exists(diffs / "blurred_ok.diff.png"));
+  // Passing now, the case leaves no picture of an earlier failure behind.
+  write_text(manifest, "blurred | in/scene.png | --blur 2 | min-psnr=0\n");
+  r = run_binary({"golden", "check", manifest, "--device", "cpu", "--diff-dir", diffs.string()});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_FALSE(fs::exists(diffs / "blurred.diff.png"));
 
   // --prune removes the PNGs beside the manifest that no case names, as
-  // golden or as input; folders below are left alone.
-  write_text(manifest, "sharp | gray.png | --sharpen 0.5 --invert\n");
+  // golden, input or mask; folders below are left alone.
+  const Image gray = read_image((tmp / "gray.png").string());
+  write_image((tmp / "mask.png").string(), random_image(gray.width, gray.height, 1, Depth::U8, 4));
+  write_text(manifest, "sharp | gray.png | --sharpen 0.5 --invert | mask=mask.png\n");
   r = run_binary({"golden", "update", manifest, "--device", "cpu", "--prune"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "blurred.png"));
   EXPECT_TRUE(fs::exists(tmp / "gray.png"));
   EXPECT_FALSE(fs::exists(tmp / "blurred_ok.png"));
   EXPECT_TRUE(fs::exists(tmp / "sharp.png"));
+  EXPECT_TRUE(fs::exists(tmp / "mask.png"));
   EXPECT_TRUE(fs::exists(tmp / "in" / "scene.png"));
 }
 
@@ -257,6 +266,12 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
     EXPECT_NE((r.out + r.err).find(message), std::string::npos) << r.out << r.err;
   }
   EXPECT_EQ(run_binary({"golden", "check", (tmp / "none.txt").string()}).status, 2);
+  // --junit where it cannot be written: refused before any case runs.
+  write_text(manifest, "a | gray.png |\n");
+  const RunResult junit = run_binary({"golden", "check", manifest, "--device", "cpu", "--junit", (tmp / "no" / "j.xml").string()});
+  EXPECT_EQ(junit.status, 2) << junit.err;
+  EXPECT_EQ(junit.out, "");
+  EXPECT_NE(junit.err.find("j.xml: directory '" + (tmp / "no").string() + "' does not exist"), std::string::npos) << junit.err;
   EXPECT_EQ(run_binary({"golden", "frobnicate", manifest}).status, 2);
 }
 
