@@ -241,8 +241,10 @@ Where choose(const BatchCommand& cmd) {
 std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
-  const std::vector<BatchItem> items =
-      take_shard(plan_batch(sources, cmd.output_dir, cmd.format, interrupted), cmd.shard);
+  std::vector<BatchItem> planned = plan_batch(sources, cmd.output_dir, cmd.format, interrupted);
+  // A folder named wrong (or still empty) would otherwise pass as a run.
+  if (planned.empty() && !cmd.quiet) console.line("warning: no image files found in the inputs given (-q: no warnings)");
+  const std::vector<BatchItem> items = take_shard(planned, cmd.shard);
   console.set_total(items.size());
   // An output already there is skipped before anything is read.
   std::vector<BatchItem> todo;
@@ -289,6 +291,14 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
 }
 
 int execute(const BatchCommand& cmd) {
+  // Refused before the work, as a bad output folder is: not after it.
+  if (!cmd.report.empty()) {
+    const int status = report_errors("", [&] {
+      check_report_path(cmd.report);
+      return 0;
+    });
+    if (status != 0) return status;
+  }
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.

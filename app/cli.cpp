@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -46,8 +47,8 @@ std::string version_text() {
 
 const char* kFooter =
     "Operations run in the order given and may repeat. The output's format follows its extension, or --format.\n"
-    "INPUT '-' reads stdin; OUTPUT '-' (with --format) or EXT:- (png:-) writes stdout; a FIFO or device is\n"
-    "written in place.\n"
+    "INPUT '-' reads stdin; OUTPUT '-' (with --format) or EXT:- (png:-) writes stdout; EXT:FILE writes FILE\n"
+    "in that format; a FIFO or device is written in place.\n"
     "Batch: several INPUTs, an output FOLDER (a path ending in '/', or an existing directory not named\n"
     "like an image) or --files-from. Folders are searched for image extensions, recursively unless\n"
     "--no-recursive; outputs mirror the inputs' relative paths inside FOLDER. A failed file is named on\n"
@@ -232,14 +233,14 @@ bool names_folder(const std::string& path) {
          std::find(writable.begin(), writable.end(), ext) == writable.end();
 }
 
-// `--format jpg out.png` writes what --format says, into a name every
+// `--format jpg out.png` (or jpg:out.png) writes what it says, into a name every
 // later reader will take for another format: said, not refused, since
 // the caller may mean it.
 void warn_if_extension_differs(const std::string& path, const std::string& format) {
   const OutputFormat* named = output_format_for(lower_extension(path));
   const OutputFormat* given = output_format_for(format);
   if (named && given && named->format != given->format)
-    print_message("warning: --format " + format + " writes " + format_name(given->format) + " into " + path +
+    print_message("warning: writing " + std::string(format_name(given->format)) + " into " + path +
                   ", whose extension says " + format_name(named->format) + " (-q: no warnings)");
 }
 
@@ -261,30 +262,42 @@ struct BatchFlags {
   }
 };
 
-// "png" for ImageMagick's "png:-", stdout in that format; nullopt for any
-// other path (a file named so is ./png:-).
-std::optional<std::string> stdout_format(const std::string& path) {
-  if (path.size() < 3 || path.compare(path.size() - 2, 2, ":-") != 0) return std::nullopt;
-  const std::size_t colon = path.size() - 2;
-  for (std::size_t i = 0; i < colon; ++i)
-    if (!std::isalnum(static_cast<unsigned char>(path[i]))) return std::nullopt;
-  return path.substr(0, colon);
+// ImageMagick's FMT:FILE ("png:out.jpg", "png:-"): the format name and the
+// file; nullopt where what stands before the first ':' is not the name of
+// a format gpuimg reads or writes (a file named so is ./png:out.jpg).
+struct Prefixed {
+  std::string format, file;
+};
+std::optional<Prefixed> format_prefix(const std::string& path) {
+  const std::size_t colon = path.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == path.size()) return std::nullopt;
+  const std::string name = ascii_lower(std::string_view(path).substr(0, colon));
+  const std::vector<std::string> readable = readable_extensions(), writable = writable_extensions();
+  if (std::find(readable.begin(), readable.end(), name) == readable.end() &&
+      std::find(writable.begin(), writable.end(), name) == writable.end())
+    return std::nullopt;
+  return Prefixed{name, path.substr(colon + 1)};
+}
+
+bool is_stream(const std::string& path) {
+  const std::optional<Prefixed> p = format_prefix(path);
+  return path == "-" || (p && p->file == "-");
 }
 
 // stdin and stdout hold one image: a batch's inputs are files, and `-` as
 // one would also be the list --files-from reads.
 void refuse_streams_in_batch(const std::vector<std::string>& paths) {
   for (const std::string& p : paths)
-    if (p == "-" || stdout_format(p))
+    if (is_stream(p))
       throw UsageError("'" + p + "': stdin and stdout take one image, not a batch's (a file named - is ./-)");
 }
 
-// --quality and --jpeg-subsample set JPEG's alone: said once, rather than
-// ignored unsaid, for an output of another format. Empty `ext` (a batch
-// keeping its inputs' extensions) says nothing; nor does one gpuimg cannot
-// write, which fails. `sets`: "--quality sets JPEG's quality".
-void warn_unless_jpeg(const std::string& ext, const std::string& sets) {
-  if (ext.empty() || ext == "jpg" || ext == "jpeg") return;
+// --quality and --jpeg-subsample set JPEG's alone, --png-level PNG's: said
+// once, rather than ignored unsaid, for an output of another format. Empty
+// `ext` (a batch keeping its inputs' extensions) says nothing; nor does one
+// gpuimg cannot write, which fails. `sets`: "--quality sets JPEG's quality".
+void warn_unless_format(const std::string& ext, std::initializer_list<const char*> formats, const std::string& sets) {
+  if (ext.empty() || std::any_of(formats.begin(), formats.end(), [&](const char* f) { return ext == f; })) return;
   const std::vector<std::string> writable = writable_extensions();
   if (std::find(writable.begin(), writable.end(), ext) == writable.end()) return;
   print_message("warning: " + sets + " only; ignored for " + ext + " output (-q: no warnings)");
@@ -292,11 +305,12 @@ void warn_unless_jpeg(const std::string& ext, const std::string& sets) {
 
 // What a JPEG option given sets, for its warning on another format; empty
 // for one not given.
-struct JpegOptionsGiven {
-  bool quality = false, subsample = false;
+struct EncoderOptionsGiven {
+  bool quality = false, subsample = false, png_level = false;
   void warn_unless_they_apply(const std::string& ext) const {
-    if (quality) warn_unless_jpeg(ext, "--quality sets JPEG's quality");
-    if (subsample) warn_unless_jpeg(ext, "--jpeg-subsample sets JPEG's chroma subsampling");
+    if (quality) warn_unless_format(ext, {"jpg", "jpeg"}, "--quality sets JPEG's quality");
+    if (subsample) warn_unless_format(ext, {"jpg", "jpeg"}, "--jpeg-subsample sets JPEG's chroma subsampling");
+    if (png_level) warn_unless_format(ext, {"png"}, "--png-level sets PNG's compression");
   }
 };
 
@@ -308,7 +322,7 @@ JpegSubsample parse_jpeg_subsample(const std::string& text) {
 }
 
 BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const std::string& format,
-                           const JpegOptionsGiven& jpeg_given, const Command& cmd) {
+                           const EncoderOptionsGiven& encoder_given, const Command& cmd) {
   refuse_streams_in_batch(paths);
   BatchCommand batch;
   batch.output_dir = paths.back();
@@ -326,6 +340,12 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
   if (!format.empty()) batch.format = parse_format(format);
+  // Each output would be its own input: one refusal, not one a file.
+  if (batch.format.empty())
+    for (const std::string& p : batch.sources.paths)
+      if (std::error_code e; std::filesystem::is_directory(p, e) && same_file(p, batch.output_dir))
+        throw UsageError(p + ": is also the output folder, and gpuimg never overwrites its inputs: give another "
+                             "OUTPUT folder (or --format, to write files of another kind beside them)");
   batch.jobs = flags.jobs ? parse_int_option("--jobs", *flags.jobs, 1, 1024)
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (flags.shard) batch.shard = parse_shard(*flags.shard);
@@ -336,7 +356,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.skip_existing = flags.skip_existing;
   batch.fail_fast = flags.fail_fast;
   if (flags.quiet && flags.progress) throw UsageError("--quiet and --progress: give one or the other");
-  if (!flags.quiet) jpeg_given.warn_unless_they_apply(batch.format);
+  if (!flags.quiet) encoder_given.warn_unless_they_apply(batch.format);
   batch.progress = flags.quiet ? ProgressMode::never : flags.progress ? ProgressMode::always : ProgressMode::automatic;
   batch.pipeline = cmd.pipeline;
   batch.device = cmd.device;
@@ -522,7 +542,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
     if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
     if (jpeg_subsample) cmd.write.jpeg_subsample = parse_jpeg_subsample(*jpeg_subsample);
-    const JpegOptionsGiven jpeg_given{quality.has_value(), jpeg_subsample.has_value()};
+    const EncoderOptionsGiven encoder_given{quality.has_value(), jpeg_subsample.has_value(), png_level.has_value()};
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
     if (report_file) cmd.report = *report_file;
@@ -547,14 +567,18 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     // is that --blur got 'out.png' as its radius.
     const bool listed = !flags.files_from.empty();
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
-    if (paths.size() == 1 && !listed) throw UsageError("missing OUTPUT");
+    if (paths.size() == 1 && !listed) {
+      if (std::error_code e; paths[0] == "help" && !std::filesystem::exists(paths[0], e))
+        throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
+      throw UsageError("missing OUTPUT");
+    }
     // An empty word is most often an unset shell variable ("$in"); as a
     // file it would only fail later with a message naming nothing.
     for (std::size_t i = 0; i < paths.size(); ++i)
       if (paths[i].empty())
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
-      result.batch = batch_command(paths, flags, format, jpeg_given, cmd);
+      result.batch = batch_command(paths, flags, format, encoder_given, cmd);
       return result;
     }
     if (!flags.first_given().empty())
@@ -564,17 +588,30 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (std::error_code ec; names_folder(cmd.input) && std::filesystem::is_directory(cmd.input, ec))
       throw UsageError(cmd.input + ": is a folder; to process the images in it, end OUTPUT with '/' (" + cmd.output +
                        "/), the folder they go to");
-    if (const std::optional<std::string> ext = stdout_format(cmd.output)) {
-      if (!format.empty() && parse_format(format) != parse_format(*ext))
+    // An input's bytes say its format: the prefix only names the file (an
+    // existing file of that very name is taken as it is).
+    if (const std::optional<Prefixed> in = format_prefix(cmd.input); in && !std::filesystem::exists(cmd.input))
+      cmd.input = in->file;
+    const std::size_t colon = cmd.output.find(':');
+    if (!format_prefix(cmd.output) && colon != std::string::npos && cmd.output.substr(colon) == ":-") {
+      std::string list;
+      for (const std::string& w : writable_extensions()) list += (list.empty() ? "" : ", ") + w;
+      throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" + list + ")");
+    }
+    if (const std::optional<Prefixed> out = format_prefix(cmd.output)) {
+      const std::vector<std::string> writable = writable_extensions();
+      if (std::find(writable.begin(), writable.end(), out->format) == writable.end())
+        throw UsageError(cmd.output + ": gpuimg reads " + out->format + " but does not write it");
+      if (!format.empty() && parse_format(format) != parse_format(out->format))
         throw UsageError("--format " + format + " and OUTPUT " + cmd.output + " name different formats");
-      format = *ext;
-      cmd.output = "-";
+      format = out->format;
+      cmd.output = out->file;
     }
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
     if (!format.empty()) cmd.write.format = parse_format(format);
     if (!format.empty() && cmd.output != "-" && !flags.quiet) warn_if_extension_differs(cmd.output, cmd.write.format);
-    if (!flags.quiet) jpeg_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
+    if (!flags.quiet) encoder_given.warn_unless_they_apply(cmd.write.format.empty() ? lower_extension(cmd.output) : cmd.write.format);
   } catch (const UsageError& e) {
     print_error(e, hint());
     result.exit_code = static_cast<int>(ExitCode::usage);

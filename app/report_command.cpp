@@ -105,6 +105,8 @@ int execute(const ReportCommand& cmd) {
 ReportCli::ReportCli(CLI::App& parent) {
   sub_ = parent.add_subcommand("report", "Combine the --report files of a run's shards into one summary");
   sub_->require_subcommand(1);
+  // Its own, or CLI11 would show the processing command's (exit statuses, examples).
+  sub_->footer("gpuimg report merge r1.json r2.json ... [--json]: see gpuimg report merge --help");
   CLI::App* merge_cmd = sub_->add_subcommand("merge", "One summary of the reports given: a table, or --json");
   merge_cmd->add_option("reports", cmd_.reports, "The reports, one per shard (--report FILE)")->required();
   merge_cmd->add_flag("--json", cmd_.json, "Print one JSON document (schema gpuimg-report/1, mode merged)");

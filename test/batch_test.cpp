@@ -153,6 +153,21 @@ TEST_F(CliBatch, ProgressOnlyWhenForced) {
   EXPECT_FALSE(has(quiet.err, "\r")) << quiet.err;
 }
 
+// A folder with no images in it (or a wrong one) is said, not passed
+// over as a run that did its work; a shard that draws none is not.
+TEST_F(CliBatch, NoImagesFoundIsAWarning) {
+  fs::create_directory(tmp_ / "empty");
+  RunResult r = run_binary({"empty/", "--invert", "--device", "cpu", "none/"}, {tmp_.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: warning: no image files found in the inputs given (-q: no warnings)\n")) << r.err;
+  r = run_binary({"empty/", "--invert", "--device", "cpu", "-q", "none/"}, {tmp_.path()});
+  EXPECT_FALSE(has(r.err, "warning")) << r.err;
+  write_image((tmp_ / "empty" / "one.png").string(), random_image(2, 2, 1, Depth::U8, 1));
+  r = run_binary({"empty/", "--invert", "--device", "cpu", "--shard", "2/2", "none/"}, {tmp_.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(has(r.err, "warning")) << r.err;
+}
+
 TEST_F(CliBatch, FailFastStopsAtTheFirstFailure) {
   // The corrupt file sorts before sub/deep: with one job nothing after it runs.
   const RunResult r =
@@ -183,7 +198,9 @@ TEST_P(CliBatchUsage, FailsWithStatusTwo) {
 
 INSTANTIATE_TEST_SUITE_P(
     , CliBatchUsage,
-    testing::Values(BadBatch{"shard_zero", {"in/", "out/", "--shard", "0/3"}, "--shard"},
+    testing::Values(BadBatch{"output_folder_is_the_input", {"in/", "--invert", "in/", "--device", "cpu"},
+                             "in/: is also the output folder"},
+                    BadBatch{"shard_zero", {"in/", "out/", "--shard", "0/3"}, "--shard"},
                     BadBatch{"shard_over", {"in/", "out/", "--shard", "4/3"}, "--shard"},
                     BadBatch{"shard_no_count", {"in/", "out/", "--shard", "3"}, "--shard"},
                     BadBatch{"jobs_zero", {"in/", "out/", "--jobs", "0"}, "--jobs"},

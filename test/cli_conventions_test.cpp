@@ -59,12 +59,24 @@ TEST(CliConventions, QualityOnAFormatWithoutOneWarnsOnce) {
   EXPECT_EQ(r.err.find("warning:", 10), std::string::npos) << r.err;
 }
 
+TEST(CliConventions, PngLevelOnAnotherFormatWarnsOnce) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 6));
+  RunResult r = run_binary({dir.file("in.png"), "--png-level", "9", dir.file("out.jpg")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: warning: --png-level sets PNG's compression only; ignored for jpg output (-q: no warnings)\n");
+  r = run_binary({dir.file("in.png"), "--png-level", "9", dir.file("out.png")});
+  EXPECT_EQ(r.err, "");
+  r = run_binary({dir.file("in.png"), "--png-level", "9", "-q", dir.file("out.webp")});
+  EXPECT_EQ(r.err, "");
+}
+
 TEST(CliConventions, AFormatUnlikeTheOutputsExtensionWarns) {
   TempDir dir;
   write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 6));
   RunResult r = run_binary({dir.file("in.png"), "--format", "jpg", dir.file("out.png")});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "gpuimg: warning: --format jpg writes JPEG into " + dir.file("out.png") +
+  EXPECT_EQ(r.err, "gpuimg: warning: writing JPEG into " + dir.file("out.png") +
                        ", whose extension says PNG (-q: no warnings)\n");
   EXPECT_EQ(read_image(dir.file("out.png")).channels, 3);  // written as asked: a JPEG, read by its bytes
   for (const std::vector<std::string>& quiet : {std::vector<std::string>{"--format", "png", dir.file("same.png")},
@@ -76,6 +88,19 @@ TEST(CliConventions, AFormatUnlikeTheOutputsExtensionWarns) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
   }
+}
+
+// A subcommand's --help ends in its own words, not the processing
+// command's exit statuses and examples.
+TEST(CliConventions, SubcommandHelpIsItsOwn) {
+  RunResult r = run_binary({"report", "--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("see gpuimg report merge --help"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("3 GPU error"), std::string::npos) << r.out;
+  r = run_binary({"golden", "update", "--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("Exit status: 0 every golden written or unchanged, 2 error"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("1 different"), std::string::npos) << r.out;
 }
 
 TEST(CliConventions, QuietIsAcceptedForOneImage) {

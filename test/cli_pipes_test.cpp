@@ -140,7 +140,7 @@ TEST(CliPipes, StdoutBadCommandLinesExit2) {
     std::string says;
   };
   for (const Bad& bad : {Bad{{f.input, "-"}, "OUTPUT -: stdout has no extension to choose a format by"},
-                         Bad{{f.input, "xyz:-"}, "--format: must be one of"},
+                         Bad{{f.input, "xyz:-"}, "xyz:-: 'xyz' is no format gpuimg writes (png, jpg"},
                          Bad{{f.input, "png:-", "--format", "jpg"}, "--format jpg and OUTPUT png:- name different"}}) {
     const RunResult r = run_binary(bad.args);
     EXPECT_EQ(r.status, 2) << bad.args[1];
@@ -152,6 +152,47 @@ TEST(CliPipes, StdoutBadCommandLinesExit2) {
 
 // A FIFO is written through, not replaced by a regular file whose reader
 // would get nothing; the reader gets the whole image and the FIFO stays.
+// ImageMagick's FMT:FILE: the format, then the file, for outputs and
+// (the bytes still saying the format) inputs.
+TEST(CliPipes, FormatColonFileAsImageMagicksForm) {
+  TempDir tmp;
+  const std::string scene = (data_dir() / "scene.png").string();
+  RunResult r = run_binary({scene, "png:out.jpg"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: warning: writing PNG into out.jpg, whose extension says JPEG (-q: no warnings)\n");
+  std::ifstream written(tmp / "out.jpg", std::ios::binary);
+  std::string magic(4, '\0');
+  written.read(magic.data(), 4);
+  EXPECT_EQ(magic, "\x89PNG");
+  EXPECT_FALSE(fs::exists(tmp / "png:out.jpg"));
+  std::ifstream in(scene, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  RunOptions piped{tmp.path()};
+  piped.stdin_bytes = bytes;
+  r = run_binary({"png:-", "--invert", "from_stdin.png"}, piped);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "from_stdin.png"));
+  r = run_binary({scene, "gif:-"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: gif:-: gpuimg reads gif but does not write it (see gpuimg --help)\n");
+}
+
+// Text for stdout that cannot all be written (a full disk: /dev/full) is
+// a failure with one line saying so, never exit 0 and an empty report.
+TEST(CliPipes, TextThatStdoutCannotTakeIsAFailure) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  const std::string scene = (data_dir() / "scene.png").string();
+  for (const auto& [args, status] : std::vector<std::pair<std::vector<std::string>, int>>{
+           {{"--list-ops"}, 1}, {{"--completion", "bash"}, 1}, {{"compare", scene, scene, "--json"}, 2}}) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    std::vector<std::string> words = {"-c", "exec \"$0\" \"$@\" > /dev/full", GPUIMG_BINARY};
+    words.insert(words.end(), args.begin(), args.end());
+    const RunResult r = run_program("/bin/sh", words);
+    EXPECT_EQ(r.status, status) << r.err;
+    EXPECT_EQ(r.err, "gpuimg: stdout: cannot write: no space left on device\n");
+  }
+}
+
 TEST(CliPipes, FifoOutputIsWrittenInPlace) {
   const Fixture f;
   const std::string fifo = f.dir.file("out.png");

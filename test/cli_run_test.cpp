@@ -449,6 +449,24 @@ TEST_F(CliOutput, DirectoryNotWritable) {
   fs::permissions(tmp_ / "locked", fs::perms::owner_all);  // else a file wrongly written there outlives TempDir
 }
 
+// As cp: a file made read-only is not replaced, though the folder would
+// let a rename replace it.
+TEST_F(CliOutput, ReadOnlyFileIsNotReplaced) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write to a file whatever its mode";
+  write_bytes(tmp_ / "result.png", "kept");
+  fs::permissions(tmp_ / "result.png", fs::perms::owner_read);
+  refuse("result.png", 1, {"result.png: ", "is write-protected"});
+  // Past the early check too: the write itself refuses it.
+  try {
+    write_image(tmp_.file("result.png"), random_image(2, 2, 3, Depth::U8, 2));
+    ADD_FAILURE() << "replaced a read-only file";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is write-protected"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_bytes(tmp_ / "result.png"), "kept");
+  fs::permissions(tmp_ / "result.png", fs::perms::owner_all);
+}
+
 // The one failure here that comes after the temporary file exists: the
 // temporary must go and an older output must stay. scene.png inverted
 // encodes to about 100 KB, of which 4 KB fit.

@@ -110,6 +110,18 @@ TEST(PnmBinary, MaximumIsAppliedAsInTextFiles) {
       }
 }
 
+// Said in PNM's terms, not stb_image's (which names the last format it
+// tried: "not BMP").
+TEST(PnmBinary, HeaderProblemsAreSaidAsPnms) {
+  for (const auto& [header, says] : std::vector<std::pair<std::string, std::string>>{
+           {"P6\n20000x20000\n255\n\x01\x02\x03", "corrupt PNM (its header needs the width, height and maximum as numbers)"},
+           {"P5 2 1 70000\n\x01\x02\x03\x04", "corrupt PNM (maximum value 70000)"},
+           {"P5 2 1", "truncated PNM (within its header)"}}) {
+    SCOPED_TRACE(header);
+    EXPECT_EQ(error_of<InputError>([&] { decode_image_bytes("a.pnm", text(header)); }), "a.pnm: " + says);
+  }
+}
+
 TEST(PnmBinary, PinnedValuesAndAZeroMaximum) {
   Bytes p5 = text("P5\n4 1\n100\n");
   p5.insert(p5.end(), {0, 50, 100, 200});

@@ -57,6 +57,8 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(error_of({"report"}), "gpuimg: report: give a subcommand: merge (see gpuimg report --help)\n");
   EXPECT_EQ(error_of({"compare"}), "gpuimg: compare: missing EXPECTED and ACTUAL (see gpuimg compare --help)\n");
   EXPECT_EQ(error_of({"compare", scene}), "gpuimg: compare: missing ACTUAL (see gpuimg compare --help)\n");
+  EXPECT_EQ(error_of({"help"}),
+            "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
 }
 
 }  // namespace

@@ -45,10 +45,8 @@ const OutputFormat& output_format_or_throw(const std::string& path, const std::s
   throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
 }
 
-// check_output_path's checks, `format` naming the format instead of path's extension.
-void check_output_target(const std::string& path, const std::string& format) {
-  output_format_or_throw(path, format);
-  if (written_in_place(path)) return check_in_place_output(path);
+// That a file may be written at `path` by write_file_atomically.
+void check_replaceable_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw OutputError(path, "is a directory");
   const std::string dir = parent_directory(path);
@@ -60,6 +58,16 @@ void check_output_target(const std::string& path, const std::string& format) {
   }
   if (!S_ISDIR(st.st_mode)) throw OutputError(path, "'" + dir + "' is not a directory");
   if (::access(dir.c_str(), W_OK) != 0) throw OutputError(path, "directory '" + dir + "' is not writable");
+  // Said before any decoding too; write_file_atomically checks again.
+  if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0 && errno == EACCES)
+    throw OutputError(path, "is write-protected (no write permission); gpuimg does not replace it");
+}
+
+// check_output_path's checks, `format` naming the format instead of path's extension.
+void check_output_target(const std::string& path, const std::string& format) {
+  output_format_or_throw(path, format);
+  if (written_in_place(path)) return check_in_place_output(path);
+  check_replaceable_file(path);
 }
 
 // A WebP or TIFF whose header gives no size is refused unread: the probe
@@ -148,6 +156,14 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
       if (is_pnm_text_or_bitmap(file)) return decode_pnm_text(file, max_pixels);
       const auto numbers = detail::pnm_header_numbers(file);
       if (!numbers) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
+      // Said here in PNM's terms: stb_image would name the last of the
+      // formats it tried ("not BMP").
+      for (const std::uint64_t n : *numbers) {
+        if (n == detail::kPnmEnded) throw CodecFailure("truncated PNM (within its header)");
+        if (n == detail::kPnmNoNumber)
+          throw CodecFailure("corrupt PNM (its header needs the width, height and maximum as numbers)");
+      }
+      if ((*numbers)[2] > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string((*numbers)[2]) + ")");
       Image img = decode_with_stb(file, format, max_pixels);
       apply_pnm_maximum(img, (*numbers)[2]);
       return img;
@@ -397,6 +413,10 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
 }
 
 void check_output_path(const std::string& path) { check_output_target(path, ""); }
+
+void check_report_path(const std::string& path) {
+  if (!written_in_place(path)) check_replaceable_file(path);
+}
 
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const std::string& format) {
   // stdin is read whole before anything is written, so `- out.png < out.png` overwrites nothing unread.

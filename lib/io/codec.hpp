@@ -98,6 +98,11 @@ void check_output_path(const std::string& path);
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
                        const std::string& format = "");
 
+// The same for a file of text (a --report, --junit): a missing or
+// unwritable directory, a directory or a read-only file in its place.
+// Throws OutputError.
+void check_report_path(const std::string& path);
+
 // Lower-case extensions (without the dot) this build can write / read.
 std::vector<std::string> writable_extensions();
 std::vector<std::string> readable_extensions();

@@ -183,6 +183,10 @@ void write_file_atomically(const std::string& path, const std::vector<std::uint8
   struct stat existing {};
   const bool replacing =
       ::fstatat(dir_fd.get(), name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(existing.st_mode);
+  // A file made read-only is refused, as cp refuses it: the rename would
+  // replace it whatever its mode.
+  if (replacing && ::faccessat(dir_fd.get(), name.c_str(), W_OK, 0) != 0 && errno == EACCES)
+    throw OutputError(path, "is write-protected (no write permission); gpuimg does not replace it");
   const mode_t mode = replacing ? existing.st_mode & 01777 : 0666 & ~process_umask();
   if (::fchmod(tmp.fd(), mode) != 0) fail("cannot set permissions");
   if (!write_all(tmp.fd(), bytes.data(), bytes.size())) fail("cannot write");

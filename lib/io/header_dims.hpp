@@ -58,10 +58,12 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
 
 // The first three numbers of a binary PNM's header (width, height,
 // maximum), read as stb_image reads them (whitespace and '#' comments to the
-// end of a line skipped before each; a number not there reads as 0), or
+// end of a line skipped before each; kPnmNoNumber where no digit stands,
+// kPnmEnded where the file ends first), or
 // nullopt where one is past 2^31 - 1: stb_image 2.27 gathers them in an
 // int, which a longer number overflows (undefined behaviour) before it
 // refuses the file.
+constexpr std::uint64_t kPnmNoNumber = ~std::uint64_t{0}, kPnmEnded = kPnmNoNumber - 1;
 inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Bytes& b) {
   std::array<std::uint64_t, 3> numbers{};
   std::size_t pos = 2;
@@ -70,6 +72,10 @@ inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Byte
       while (pos < b.size() && (b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) ++pos;
       if (pos >= b.size() || b[pos] != '#') break;
       while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+    }
+    if (pos >= b.size() || b[pos] < '0' || b[pos] > '9') {
+      v = pos >= b.size() ? kPnmEnded : kPnmNoNumber;
+      continue;
     }
     for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos) {
       v = v * 10 + (b[pos] - '0');
