@@ -590,10 +590,15 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                        "/), the folder they go to");
     // An input's bytes say its format: the prefix only names the file (an
     // existing file of that very name is taken as it is).
-    if (const std::optional<Prefixed> in = format_prefix(cmd.input); in && !std::filesystem::exists(cmd.input))
-      cmd.input = in->file;
+    if (const std::optional<Prefixed> in = format_prefix(cmd.input); in) {
+      std::error_code e;
+      if (!std::filesystem::exists(cmd.input, e)) cmd.input = in->file;
+    }
+    // "xyz:-": stdout in a format gpuimg does not know (a file named so is ./xyz:-).
     const std::size_t colon = cmd.output.find(':');
-    if (!format_prefix(cmd.output) && colon != std::string::npos && cmd.output.substr(colon) == ":-") {
+    const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
+    if (!format_prefix(cmd.output) && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
+        std::all_of(cmd.output.begin(), cmd.output.begin() + static_cast<std::ptrdiff_t>(colon), alnum)) {
       std::string list;
       for (const std::string& w : writable_extensions()) list += (list.empty() ? "" : ", ") + w;
       throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" + list + ")");

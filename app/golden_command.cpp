@@ -196,6 +196,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
       }
       if (std::string(what) != "unchanged") write_image(gc.golden.string(), img);
       if (!cmd.quiet) std::printf("%-10s %s\n", what, printable(gc.golden.string()).c_str());
+      std::fflush(stdout);  // each line as its case ends, as check's table
     } catch (const Error& e) {
       ++errors;
       std::fflush(stdout);

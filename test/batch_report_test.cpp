@@ -37,6 +37,15 @@ TEST_F(Report, AReportPathThatCannotBeWrittenIsRefusedFirst) {
     EXPECT_FALSE(fs::exists(tmp_ / "one.png"));
     EXPECT_FALSE(fs::exists(tmp_ / "out"));
   }
+  // Written as a file replaced whole, a report never goes to a stream.
+  for (const char* stream : {"-", "/dev/stdout"}) {
+    const RunResult r = run({"in/a.png", "--invert", "--device", "cpu", "one.png", "--report", stream});
+    EXPECT_EQ(r.status, 1) << r.err;
+    const std::string named = stream == std::string("-") ? "stdout" : stream;  // as every message names "-"
+    EXPECT_EQ(r.err, "gpuimg: " + named + ": is a stream or device; a report is written as a file, replaced whole\n");
+    EXPECT_FALSE(fs::exists(tmp_ / "one.png"));
+    EXPECT_FALSE(fs::exists(tmp_ / "-"));
+  }
   fs::create_directory(tmp_ / "r.json");
   const RunResult r = run({"in/a.png", "--invert", "--device", "cpu", "one.png", "--report", "r.json"});
   EXPECT_EQ(r.status, 1) << r.err;

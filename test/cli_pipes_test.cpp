@@ -172,6 +172,14 @@ TEST(CliPipes, FormatColonFileAsImageMagicksForm) {
   r = run_binary({"png:-", "--invert", "from_stdin.png"}, piped);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::exists(tmp / "from_stdin.png"));
+  // Too long a name to stat as it stands: read as its file, not a crash.
+  r = run_binary({"png:" + std::string(300, 'a') + ".png", "x.png"}, {tmp.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  // A file named like stdout in a format: ./png:- is a file.
+  r = run_binary({scene, "--format", "png", "./png:-"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "png:-"));
   r = run_binary({scene, "gif:-"}, {tmp.path()});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "gpuimg: gif:-: gpuimg reads gif but does not write it (see gpuimg --help)\n");

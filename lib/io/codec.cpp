@@ -415,7 +415,11 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
 void check_output_path(const std::string& path) { check_output_target(path, ""); }
 
 void check_report_path(const std::string& path) {
-  if (!written_in_place(path)) check_replaceable_file(path);
+  // A report is replaced whole through a rename beside it, which would
+  // replace a FIFO or a /dev name rather than write through it.
+  if (written_in_place(path))
+    throw OutputError(path, "is a stream or device; a report is written as a file, replaced whole");
+  check_replaceable_file(path);
 }
 
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const std::string& format) {

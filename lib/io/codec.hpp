@@ -99,7 +99,8 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
                        const std::string& format = "");
 
 // The same for a file of text (a --report, --junit): a missing or
-// unwritable directory, a directory or a read-only file in its place.
+// unwritable directory, a directory or a read-only file in its place, or
+// a stream or device (written in place by images, never by reports).
 // Throws OutputError.
 void check_report_path(const std::string& path);
 
