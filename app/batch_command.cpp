@@ -291,14 +291,7 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
 }
 
 int execute(const BatchCommand& cmd) {
-  // Refused before the work, as a bad output folder is: not after it.
-  if (!cmd.report.empty()) {
-    const int status = report_errors("", [&] {
-      check_report_path(cmd.report);
-      return 0;
-    });
-    if (status != 0) return status;
-  }
+  if (const int status = refuse_unwritable_report(cmd.report); status != 0) return status;
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.

@@ -64,18 +64,6 @@ const char* kFooter =
     "  gpuimg compare expected.png actual.png --max-diff 1 --diff diff.png\n"
     "  gpuimg golden check tests/golden.txt";
 
-// The options of the innermost subcommand parsed (`app` itself when none),
-// as typed ("--max-diff"), for a did-you-mean: a slip in `compare` is not
-// answered with an operation's flag.
-std::vector<std::string> known_options(const CLI::App& app) {
-  const std::vector<CLI::App*> subs = app.get_subcommands();
-  if (!subs.empty()) return known_options(*subs.front());
-  std::vector<std::string> out;
-  for (const CLI::Option* o : app.get_options())
-    for (const std::string& name : o->get_lnames()) out.push_back("--" + name);
-  return out;
-}
-
 // "--blur R (1..4096)": the operation's flag and what it takes. Optional
 // values nest, as in --help's "S[,A[,T]]": a later one needs the ones
 // before it.
@@ -128,6 +116,13 @@ std::string command_path(const CLI::App& app) {
   return path;
 }
 
+// "a, b or c" (`last` " or "), "a, b and c".
+std::string join_names(const std::vector<std::string>& names, const char* last) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + names[i];
+  return out;
+}
+
 // What a subcommand lacks, as CLI11's RequiredError leaves it unsaid
 // ("A subcommand is required", "expected is required"): the subcommands it
 // takes, or the arguments not given, by their names in --help.
@@ -137,14 +132,14 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
   const CLI::App& inner = *chain.back();
   const std::vector<const CLI::App*> subs = inner.get_subcommands([](const CLI::App*) { return true; });
   if (!subs.empty() && inner.get_subcommands().empty()) {
-    std::string names;
-    for (std::size_t i = 0; i < subs.size(); ++i)
-      names += (i == 0 ? "" : i + 1 == subs.size() ? " or " : ", ") + subs[i]->get_name();
+    std::vector<std::string> names;
+    for (const CLI::App* sub : subs) names.push_back(sub->get_name());
     // The word typed where a subcommand belongs: after the last one parsed.
     std::string typed;
     for (int i = 1; i + 1 < argc; ++i)
       if (argv[i] == inner.get_name() && argv[i + 1][0] != '-') typed = argv[i + 1];
-    return (typed.empty() ? "give a subcommand: " : "unknown subcommand '" + typed + "'; give ") + names;
+    return (typed.empty() ? "give a subcommand: " : "unknown subcommand '" + typed + "'; give ") +
+           join_names(names, " or ");
   }
   std::vector<std::string> absent;
   for (const CLI::Option* o : inner.get_options())
@@ -154,9 +149,7 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
       absent.push_back(name);
     }
   if (absent.empty()) return std::nullopt;
-  std::string list;
-  for (std::size_t i = 0; i < absent.size(); ++i) list += (i == 0 ? "" : i + 1 == absent.size() ? " and " : ", ") + absent[i];
-  return "missing " + list;
+  return "missing " + join_names(absent, " and ");
 }
 
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
@@ -203,16 +196,25 @@ class UsageInDescription : public CLI::Formatter {
   }
 };
 
+bool writable(const std::string& ext) {
+  const std::vector<std::string> all = writable_extensions();
+  return std::find(all.begin(), all.end(), ext) != all.end();
+}
+
+// An extension gpuimg reads or writes.
+bool image_extension(const std::string& ext) {
+  const std::vector<std::string> readable = readable_extensions();
+  return writable(ext) || std::find(readable.begin(), readable.end(), ext) != readable.end();
+}
+
+// "png, jpg, jpeg, ...", for the messages that name them.
+std::string writable_list() { return join_names(writable_extensions(), ", "); }
+
 std::string parse_format(const std::string& text) {
   std::string_view name = text;
   if (!name.empty() && name[0] == '.') name.remove_prefix(1);
   const std::string ext = ascii_lower(name);
-  const std::vector<std::string> writable = writable_extensions();
-  if (std::find(writable.begin(), writable.end(), ext) == writable.end()) {
-    std::string list;
-    for (const std::string& w : writable) list += (list.empty() ? "" : ", ") + w;
-    throw UsageError("--format: must be one of " + list + ", got '" + text + "'");
-  }
+  if (!writable(ext)) throw UsageError("--format: must be one of " + writable_list() + ", got '" + text + "'");
   return ext;
 }
 
@@ -227,10 +229,7 @@ bool names_folder(const std::string& path) {
   if (!path.empty() && path.back() == '/') return true;
   std::error_code ec;
   if (!std::filesystem::is_directory(path, ec)) return false;
-  const std::string ext = lower_extension(path);
-  const std::vector<std::string> readable = readable_extensions(), writable = writable_extensions();
-  return std::find(readable.begin(), readable.end(), ext) == readable.end() &&
-         std::find(writable.begin(), writable.end(), ext) == writable.end();
+  return !image_extension(lower_extension(path));
 }
 
 // `--format jpg out.png` (or jpg:out.png) writes what it says, into a name every
@@ -272,10 +271,7 @@ std::optional<Prefixed> format_prefix(const std::string& path) {
   const std::size_t colon = path.find(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == path.size()) return std::nullopt;
   const std::string name = ascii_lower(std::string_view(path).substr(0, colon));
-  const std::vector<std::string> readable = readable_extensions(), writable = writable_extensions();
-  if (std::find(readable.begin(), readable.end(), name) == readable.end() &&
-      std::find(writable.begin(), writable.end(), name) == writable.end())
-    return std::nullopt;
+  if (!image_extension(name)) return std::nullopt;
   return Prefixed{name, path.substr(colon + 1)};
 }
 
@@ -298,8 +294,7 @@ void refuse_streams_in_batch(const std::vector<std::string>& paths) {
 // gpuimg cannot write, which fails. `sets`: "--quality sets JPEG's quality".
 void warn_unless_format(const std::string& ext, std::initializer_list<const char*> formats, const std::string& sets) {
   if (ext.empty() || std::any_of(formats.begin(), formats.end(), [&](const char* f) { return ext == f; })) return;
-  const std::vector<std::string> writable = writable_extensions();
-  if (std::find(writable.begin(), writable.end(), ext) == writable.end()) return;
+  if (!writable(ext)) return;
   print_message("warning: " + sets + " only; ignored for " + ext + " output (-q: no warnings)");
 }
 
@@ -594,19 +589,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       std::error_code e;
       if (!std::filesystem::exists(cmd.input, e)) cmd.input = in->file;
     }
+    const std::optional<Prefixed> out = format_prefix(cmd.output);
     // "xyz:-": stdout in a format gpuimg does not know (a file named so is ./xyz:-).
     const std::size_t colon = cmd.output.find(':');
     const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
-    if (!format_prefix(cmd.output) && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
-        std::all_of(cmd.output.begin(), cmd.output.begin() + static_cast<std::ptrdiff_t>(colon), alnum)) {
-      std::string list;
-      for (const std::string& w : writable_extensions()) list += (list.empty() ? "" : ", ") + w;
-      throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" + list + ")");
-    }
-    if (const std::optional<Prefixed> out = format_prefix(cmd.output)) {
-      const std::vector<std::string> writable = writable_extensions();
-      if (std::find(writable.begin(), writable.end(), out->format) == writable.end())
-        throw UsageError(cmd.output + ": gpuimg reads " + out->format + " but does not write it");
+    if (!out && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
+        std::all_of(cmd.output.begin(), cmd.output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
+      throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" +
+                       writable_list() + ")");
+    if (out) {
+      if (!writable(out->format)) throw UsageError(cmd.output + ": gpuimg reads " + out->format + " but does not write it");
       if (!format.empty() && parse_format(format) != parse_format(out->format))
         throw UsageError("--format " + format + " and OUTPUT " + cmd.output + " name different formats");
       format = out->format;

@@ -28,6 +28,15 @@ template <class Op> std::string flag_help() {
 
 }  // namespace
 
+std::vector<std::string> known_options(const CLI::App& app) {
+  const std::vector<CLI::App*> subs = app.get_subcommands();
+  if (!subs.empty()) return known_options(*subs.front());
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& name : o->get_lnames()) out.push_back("--" + name);
+  return out;
+}
+
 std::string param_brief(const ParamSpec& p) {
   std::string range;
   switch (p.type) {
@@ -106,10 +115,7 @@ Pipeline parse_pipeline(const std::vector<std::string>& words) {
       if (std::find(left.begin(), left.end(), w) != left.end()) named += (named.empty() ? "" : " ") + w;
     for (const std::string& w : words)
       if (w.size() > 2 && w.compare(0, 2, "--") == 0 && std::find(left.begin(), left.end(), w) != left.end()) {
-        std::vector<std::string> flags;
-        for (const CLI::Option* o : app.get_options())
-          for (const std::string& name : o->get_lnames()) flags.push_back("--" + name);
-        if (const std::optional<std::string> near = near_miss(w.substr(0, w.find('=')), flags))
+        if (const std::optional<std::string> near = near_miss(w.substr(0, w.find('=')), known_options(app)))
           throw UsageError("not an operation or its value: " + named + "; did you mean " + *near + "?");
         break;
       }

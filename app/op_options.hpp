@@ -24,6 +24,11 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);
 // Throws UsageError naming the word that is not an operation or a value.
 Pipeline parse_pipeline(const std::vector<std::string>& words);
 
+// The options of the innermost subcommand parsed (`app` itself when none),
+// as typed ("--max-diff"), for a did-you-mean: a slip in `compare` is not
+// answered with an operation's flag.
+std::vector<std::string> known_options(const CLI::App& app);
+
 // A parameter as --list-ops shows it: " R (1..4096)", " ANGLE (90|180|270)", "[:FILTER (...)]".
 std::string param_brief(const ParamSpec& p);
 

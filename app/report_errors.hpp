@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "codec.hpp"
 #include "error.hpp"
 #include "message_line.hpp"
 
@@ -29,6 +30,16 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
     print_message((subject.empty() ? "" : subject + ": ") + "out of memory");
     return static_cast<int>(ExitCode::failure);
   }
+}
+
+// A --report that could not be written, found before the work rather than
+// after it (check_report_path): its exit code, or 0.
+inline int refuse_unwritable_report(const std::string& path) {
+  if (path.empty()) return 0;
+  return report_errors("", [&] {
+    check_report_path(path);
+    return 0;
+  });
 }
 
 // compare, golden and report, whose exit 1 means "different" or "a file

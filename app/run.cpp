@@ -137,14 +137,7 @@ int execute(const Command& cmd, std::string& device) {
 }  // namespace
 
 int run_command(const Command& cmd) {
-  // Refused before the work, as a bad output is: not after it.
-  if (!cmd.report.empty()) {
-    const int status = report_errors("", [&] {
-      check_report_path(cmd.report);
-      return 0;
-    });
-    if (status != 0) return status;
-  }
+  if (const int status = refuse_unwritable_report(cmd.report); status != 0) return status;
   const auto start = Clock::now();
   RunReport report;
   report.mode = "image";
