@@ -12,14 +12,67 @@ std::vector<const CLI::App*> subcommands(const CLI::App& app) {
   return app.get_subcommands([](const CLI::App*) { return true; });
 }
 
-// "--blur --invert ... -v" for the command, each option once.
-std::string option_words(const CLI::App& app) {
-  std::string words;
+// A command the scripts tell apart, by the subcommand words typed: the
+// top level ({}), compare, golden, golden check, ... Each offers its own
+// options and subcommands and no other's, as its parser takes them.
+struct Context {
+  std::vector<std::string> path;  // {"golden", "check"}
+  const CLI::App* app;
+};
+
+// Every command at every depth, each before its subcommands: golden's and
+// report's options are those of their inner commands (check, update, merge).
+void add_contexts(const CLI::App& app, const std::vector<std::string>& path, std::vector<Context>& out) {
+  out.push_back({path, &app});
+  for (const CLI::App* sub : subcommands(app)) {
+    std::vector<std::string> inner = path;
+    inner.push_back(sub->get_name());
+    add_contexts(*sub, inner, out);
+  }
+}
+
+std::vector<Context> contexts(const CLI::App& app) {
+  std::vector<Context> out;
+  add_contexts(app, {}, out);
+  return out;
+}
+
+// "/golden/check": how the bash and zsh scripts name a context, built a
+// word at a time as they read the line; empty for the top level.
+std::string key(const Context& c) {
+  std::string k;
+  for (const std::string& w : c.path) k += "/" + w;
+  return k;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// {"--blur", "--invert", ..., "-v"}: the command's options, each once.
+std::vector<std::string> option_words(const CLI::App& app) {
+  std::vector<std::string> words;
   for (const OptionDoc& o : option_docs(app)) {
-    for (const std::string& l : o.long_names) words += (words.empty() ? "--" : " --") + l;
-    for (const std::string& s : o.short_names) words += " -" + s;
+    for (const std::string& l : o.long_names) words.push_back("--" + l);
+    for (const std::string& s : o.short_names) words.push_back("-" + s);
   }
   return words;
+}
+
+std::vector<std::string> subcommand_words(const CLI::App& app) {
+  std::vector<std::string> words;
+  for (const CLI::App* sub : subcommands(app)) words.push_back(sub->get_name());
+  return words;
+}
+
+// Whether the command takes file arguments (INPUT, MANIFEST, REPORT...):
+// golden and report alone take nothing but their subcommand's word.
+bool takes_paths(const CLI::App& app) {
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_positional()) return true;
+  return false;
 }
 
 // The description's first line, as a one-line hint.
@@ -33,21 +86,37 @@ std::string single_quoted(const std::string& text, bool fish) {
   return out + "'";
 }
 
+// The case pattern matching any context's key but the top level's:
+// "/compare|/golden|/golden/check|...".
+std::string nested_keys(const std::vector<Context>& all) {
+  std::string out;
+  for (const Context& c : all)
+    if (!c.path.empty()) out += (out.empty() ? "" : "|") + key(c);
+  return out;
+}
+
 std::string bash(const CLI::App& app) {
+  const std::vector<Context> all = contexts(app);
   std::ostringstream out;
   out << "# bash completion for gpuimg, written by gpuimg --completion bash\n"
-      << "_gpuimg() {\n  local cur=${COMP_WORDS[COMP_CWORD]} words\n  case ${COMP_WORDS[1]} in\n";
-  for (const CLI::App* sub : subcommands(app)) {
-    std::string words = option_words(*sub);
-    for (const CLI::App* inner : subcommands(*sub)) words += " " + inner->get_name();
-    out << "    " << sub->get_name() << ") words=" << single_quoted(words, false) << " ;;\n";
-  }
-  std::string top = option_words(app);
-  for (const CLI::App* sub : subcommands(app)) top += " " + sub->get_name();
-  out << "    *) words=" << single_quoted(top, false) << " ;;\n  esac\n"
-      << "  if [[ $cur == -* || $COMP_CWORD -eq 1 ]]; then\n"
-      << "    mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n  fi\n"
-      << "  [[ $cur == -* ]] || mapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -f -- \"$cur\")\n}\n"
+      << "_gpuimg() {\n  local cur=${COMP_WORDS[COMP_CWORD]} at= i opts subs paths\n"
+      << "  # The subcommand words typed, each one its parent takes: at=/golden/check.\n"
+      << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+      << "    case $at/${COMP_WORDS[i]} in\n      " << nested_keys(all) << ") at+=/${COMP_WORDS[i]} ;;\n"
+      << "    esac\n  done\n  case $at in\n";
+  for (const Context& c : all)
+    out << "    " << (c.path.empty() ? "''" : key(c)) << ") opts=" << single_quoted(joined(option_words(*c.app)), false)
+        << " subs=" << single_quoted(joined(subcommand_words(*c.app)), false)
+        << " paths=" << (takes_paths(*c.app) ? 1 : 0) << " ;;\n";
+  // A subcommand's word comes first: at the top level, before any INPUT.
+  out << "  esac\n  COMPREPLY=()\n"
+      << "  if [[ $cur == -* ]]; then\n"
+      << "    mapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\")\n"
+      << "    return 0\n  fi\n"
+      << "  if [[ -n $at || $COMP_CWORD -eq 1 ]]; then\n"
+      << "    mapfile -t COMPREPLY < <(compgen -W \"$subs\" -- \"$cur\")\n  fi\n"
+      << "  if ((paths)); then\n"
+      << "    mapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -f -- \"$cur\")\n  fi\n  return 0\n}\n"
       << "complete -o filenames -F _gpuimg gpuimg\n";
   return out.str();
 }
@@ -71,45 +140,68 @@ std::string zsh_specs(const CLI::App& app) {
   return out;
 }
 
+// The words after the options: a subcommand's word first where the command
+// has subcommands (or, at the top level, INPUT), then files where it takes them.
+std::string zsh_arguments(const Context& c) {
+  const std::string subs = joined(subcommand_words(*c.app));
+  const bool paths = takes_paths(*c.app);
+  std::string out;
+  if (!subs.empty() && paths)
+    out += " \\\n    " + single_quoted("1:command or file:_alternative \"commands:command:(" + subs +
+                                       ")\" \"files:file:_files\"", false);
+  else if (!subs.empty())
+    out += " \\\n    " + single_quoted("1:command:(" + subs + ")", false);
+  if (paths) out += " \\\n    '*:file:_files'";
+  return out;
+}
+
 std::string zsh(const CLI::App& app) {
+  const std::vector<Context> all = contexts(app);
   std::ostringstream out;
   out << "#compdef gpuimg\n# zsh completion for gpuimg, written by gpuimg --completion zsh\n"
-      << "case $words[2] in\n";
-  for (const CLI::App* sub : subcommands(app)) {
-    out << "  " << sub->get_name() << ") _arguments -s" << zsh_specs(*sub) << " \\\n    '*:file:_files'";
-    for (const CLI::App* inner : subcommands(*sub)) out << " \\\n    " << single_quoted("*:command:(" + inner->get_name() + ")", false);
-    out << " ;;\n";
-  }
-  std::string subs;
-  for (const CLI::App* sub : subcommands(app)) subs += (subs.empty() ? "" : " ") + sub->get_name();
-  out << "  *) _arguments -s" << zsh_specs(app) << " \\\n    " << single_quoted("1:command or INPUT:(" + subs + ")", false)
-      << " \\\n    '*:file:_files' ;;\nesac\n";
+      << "local at= i from=1\n"
+      << "# The subcommand words typed, each one its parent takes: at=/golden/check.\n"
+      << "for ((i = 2; i < CURRENT; i++)); do\n"
+      << "  case $at/$words[i] in\n    (" << nested_keys(all) << ") at+=/$words[i]; from=$i ;;\n"
+      << "  esac\ndone\n"
+      << "# _arguments counts positions from the subcommand's word, as from the command's.\n"
+      << "words=(\"${(@)words[from,-1]}\")\n(( CURRENT -= from - 1 ))\n"
+      << "case $at in\n";
+  for (const Context& c : all)
+    out << "  (" << (c.path.empty() ? "''" : key(c)) << ") _arguments -s" << zsh_specs(*c.app) << zsh_arguments(c)
+        << " ;;\n";
+  out << "esac\n";
   return out.str();
 }
 
-std::string fish_lines(const CLI::App& app, const std::string& condition) {
+// When fish is completing in `c`: its subcommand words seen, and none of
+// its own subcommands' yet.
+std::string fish_condition(const Context& c) {
   std::string out;
-  for (const OptionDoc& o : option_docs(app)) {
-    out += "complete -c gpuimg" + condition;
-    for (const std::string& l : o.long_names) out += " -l " + l;
-    for (const std::string& s : o.short_names) out += " -s " + s;
-    out += (o.value.empty() ? "" : " -r") + std::string(" -d ") + single_quoted(summary(o.description), true) + "\n";
-  }
+  for (const std::string& w : c.path) out += (out.empty() ? "" : "; and ") + ("__fish_seen_subcommand_from " + w);
+  const std::string subs = joined(subcommand_words(*c.app));
+  if (!subs.empty()) out += (out.empty() ? "" : "; and ") + ("not __fish_seen_subcommand_from " + subs);
   return out;
 }
 
 std::string fish(const CLI::App& app) {
   std::string out = "# fish completion for gpuimg, written by gpuimg --completion fish\n";
-  std::string subs;
-  for (const CLI::App* sub : subcommands(app)) subs += (subs.empty() ? "" : " ") + sub->get_name();
-  out += "complete -c gpuimg -n __fish_use_subcommand -a " + single_quoted(subs, true) + "\n";
-  out += fish_lines(app, " -n " + single_quoted("not __fish_seen_subcommand_from " + subs, true));
-  for (const CLI::App* sub : subcommands(app)) {
-    const std::string when = " -n " + single_quoted("__fish_seen_subcommand_from " + sub->get_name(), true);
-    out += fish_lines(*sub, when);
-    for (const CLI::App* inner : subcommands(*sub))
-      out += "complete -c gpuimg" + when + " -a " + inner->get_name() + " -d " +
-             single_quoted(summary(inner->get_description()), true) + "\n";
+  for (const Context& c : contexts(app)) {
+    const std::string condition = fish_condition(c);
+    const std::string when = condition.empty() ? "" : " -n " + single_quoted(condition, true);
+    for (const OptionDoc& o : option_docs(*c.app)) {
+      out += "complete -c gpuimg" + when;
+      for (const std::string& l : o.long_names) out += " -l " + l;
+      for (const std::string& s : o.short_names) out += " -s " + s;
+      out += (o.value.empty() ? "" : " -r") + std::string(" -d ") + single_quoted(summary(o.description), true) + "\n";
+    }
+    // At the top level a subcommand's word comes before any INPUT; golden
+    // and report take no files, only their subcommand's word.
+    const std::string word_when = c.path.empty() ? " -n __fish_use_subcommand" : when;
+    const std::string files = takes_paths(*c.app) ? "" : " -f";
+    for (const CLI::App* sub : subcommands(*c.app))
+      out += "complete -c gpuimg" + word_when + files + " -a " + sub->get_name() + " -d " +
+             single_quoted(summary(sub->get_description()), true) + "\n";
   }
   return out;
 }
