@@ -291,7 +291,7 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
 }
 
 int execute(const BatchCommand& cmd) {
-  if (const int status = refuse_unwritable_report(cmd.report); status != 0) return status;
+  if (const int status = refuse_unwritable_report(cmd.report, {}); status != 0) return status;
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.
@@ -305,6 +305,11 @@ int execute(const BatchCommand& cmd) {
   } catch (const Interrupted&) {
     console.line("interrupted while finding the files; nothing was written");
     return write_run_report(cmd, console, report, 128 + stop_signal(), true);
+  }
+  if (!cmd.report.empty()) {
+    std::vector<std::string> images;
+    for (const BatchItem& item : todo) images.insert(images.end(), {item.input, item.output});
+    if (const int status = refuse_unwritable_report(cmd.report, images); status != 0) return status;
   }
   const Where where = selection.get();
   report.devices = device_names(where);

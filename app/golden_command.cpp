@@ -30,6 +30,45 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Absolute first: weakly_canonical leaves a relative path whose first part
+// does not exist relative.
+fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? p.lexically_normal() : c;
+}
+
+// The manifest and every input, golden and mask it names: what --prune
+// keeps, and what no picture or report of a run may replace.
+std::set<fs::path> files_named(const Manifest& m) {
+  std::set<fs::path> named{resolved(m.path)};
+  for (const GoldenCase& gc : m.cases) {
+    named.insert({resolved(gc.golden), resolved(gc.input)});
+    if (!gc.scope.mask.empty()) named.insert(resolved(gc.scope.mask));
+  }
+  return named;
+}
+
+// Refused before any case runs: a --diff-dir or --html in the manifest's
+// folder would replace (or, for a case that passes, remove) a file named
+// NAME.diff.png there, and a --junit could be the manifest itself.
+void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
+  const std::set<fs::path> named = files_named(m);
+  const auto refuse = [&](const char* option, const fs::path& path, const char* other) {
+    if (named.count(resolved(path)))
+      throw UsageError(std::string(option) + ": would replace " + path.string() +
+                       ", which the manifest names; give it another " + other);
+  };
+  if (!cmd.junit.empty()) refuse("--junit", cmd.junit, "file");
+  if (cmd.update) return;
+  for (const GoldenCase& gc : m.cases) {
+    if (!cmd.diff_dir.empty()) refuse("--diff-dir", fs::path(cmd.diff_dir) / (gc.name + ".diff.png"), "folder");
+    if (!cmd.html.empty())
+      for (const char* which : {"expected", "actual", "diff"})
+        refuse("--html", fs::path(cmd.html) / html_image_name(gc.name, which), "folder");
+  }
+}
+
 // A case whose golden is its input is broken either way: update would
 // overwrite the input, as processing never does (check_output_path), and
 // check would compare the output with the input itself.
@@ -204,11 +243,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
     }
   }
   if (cmd.prune && errors == 0) {
-    std::set<fs::path> keep;
-    for (const GoldenCase& gc : m.cases) {
-      keep.insert({fs::weakly_canonical(gc.golden), fs::weakly_canonical(gc.input)});
-      if (!gc.scope.mask.empty()) keep.insert(fs::weakly_canonical(gc.scope.mask));
-    }
+    const std::set<fs::path> keep = files_named(m);
     const fs::path dir = m.path.parent_path().empty() ? fs::path(".") : m.path.parent_path();
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(fs::weakly_canonical(e.path()))) {
@@ -236,6 +271,7 @@ int execute(const GoldenCommand& cmd) {
   // touched, its bad operations reported with its other bad lines.
   std::vector<Pipeline> p;
   const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_pipeline(c.args)); });
+  refuse_replacing_named_files(cmd, m);
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
   // Before the cases run, not after: a report that cannot be written fails the run anyway.

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "codec.hpp"
 #include "error.hpp"
+#include "file_util.hpp"
 #include "message_line.hpp"
 
 namespace gpuimg {
@@ -32,11 +34,15 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
   }
 }
 
-// A --report that could not be written, found before the work rather than
+// A --report that could not be written, or would replace one of the run's
+// images (`images`, inputs and outputs), found before the work rather than
 // after it (check_report_path): its exit code, or 0.
-inline int refuse_unwritable_report(const std::string& path) {
+inline int refuse_unwritable_report(const std::string& path, const std::vector<std::string>& images) {
   if (path.empty()) return 0;
   return report_errors("", [&] {
+    for (const std::string& image : images)
+      if (image != "-" && same_path(path, image))
+        throw UsageError("--report: would replace " + image + ", an image of this run; give the report its own file");
     check_report_path(path);
     return 0;
   });

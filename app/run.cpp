@@ -137,7 +137,7 @@ int execute(const Command& cmd, std::string& device) {
 }  // namespace
 
 int run_command(const Command& cmd) {
-  if (const int status = refuse_unwritable_report(cmd.report); status != 0) return status;
+  if (const int status = refuse_unwritable_report(cmd.report, {cmd.input, cmd.output}); status != 0) return status;
   const auto start = Clock::now();
   RunReport report;
   report.mode = "image";

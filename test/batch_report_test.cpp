@@ -52,6 +52,31 @@ TEST_F(Report, AReportPathThatCannotBeWrittenIsRefusedFirst) {
   EXPECT_EQ(r.err, "gpuimg: r.json: is a directory\n");
 }
 
+// A report is written after the images: one named like an input or an
+// output would replace that image with JSON. It is refused before the work.
+TEST_F(Report, AReportNeverReplacesAnImageOfTheRun) {
+  const std::string input = read_bytes(tmp_ / "in" / "a.png");
+  struct Form {
+    std::vector<std::string> words;
+    std::string named;
+  };
+  for (const Form& form : {Form{{"in/a.png", "--invert", "one.png", "--report", "in/a.png"}, "in/a.png"},
+                           Form{{"in/a.png", "--invert", "one.png", "--report", "./one.png"}, "one.png"},
+                           Form{{"in/", "--invert", "out/", "--report", "in/sub/../a.png"}, "in/a.png"},
+                           Form{{"in/", "--invert", "out/", "--report", "out/ga.png"}, "out/ga.png"}}) {
+    std::vector<std::string> words = form.words;
+    words.insert(words.end(), {"--device", "cpu"});
+    fs::create_directory(tmp_ / "out");  // a report's folder must exist
+    const RunResult r = run(words);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "gpuimg: --report: would replace " + form.named +
+                         ", an image of this run; give the report its own file\n");
+    EXPECT_EQ(read_bytes(tmp_ / "in" / "a.png"), input);
+    EXPECT_FALSE(fs::exists(tmp_ / "one.png"));
+    EXPECT_TRUE(fs::is_empty(tmp_ / "out"));
+  }
+}
+
 TEST_F(Report, TwoShardsCountEveryFileOnceAndNameTheBadOneOnce) {
   double files = 0, processed = 0, failed = 0;
   int naming_the_bad_file = 0;

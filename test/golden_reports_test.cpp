@@ -64,6 +64,39 @@ TEST(GoldenReports, QuietShowsOnlyWhatDidNotPassAndVerboseTheDevice) {
   EXPECT_NE(r.err.find("-q and --json: give one or the other"), std::string::npos) << r.err;
 }
 
+// A picture or report of the run never replaces a file the manifest names:
+// with --diff-dir or --html the manifest's own folder, a case's
+// NAME.diff.png would overwrite an input of that name (or, the case
+// passing, remove it as a stale picture); a --junit could be the manifest.
+TEST(GoldenReports, PicturesAndReportsNeverReplaceAFileTheManifestNames) {
+  TempDir tmp;
+  const std::string manifest = three_cases(tmp);
+  fs::copy_file(tmp / "gray.png", tmp / "drift.diff.png");
+  std::ofstream(manifest, std::ios::app) << "other | drift.diff.png | --invert\n";
+  const std::string listed = file_text(manifest), input = file_text(tmp / "drift.diff.png");
+  struct Form {
+    std::vector<std::string> words;
+    std::string message;
+  };
+  const std::string dir = tmp.path().string();
+  for (const Form& form :
+       {Form{{"--diff-dir", dir}, "--diff-dir: would replace " + dir + "/drift.diff.png, which the manifest names; "
+                                  "give it another folder"},
+        Form{{"--html", dir + "/"}, "--html: would replace " + dir + "/drift.diff.png, which the manifest names; "
+                                    "give it another folder"},
+        Form{{"--junit", manifest}, "--junit: would replace " + manifest + ", which the manifest names; "
+                                    "give it another file"}}) {
+    std::vector<std::string> words = {"golden", "check", manifest, "--device", "cpu"};
+    words.insert(words.end(), form.words.begin(), form.words.end());
+    const RunResult r = run_binary(words);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "gpuimg: " + form.message + "\n");
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(file_text(manifest), listed);
+    EXPECT_EQ(file_text(tmp / "drift.diff.png"), input);
+  }
+}
+
 TEST(GoldenReports, JunitXml) {
   TempDir tmp;
   const std::string manifest = three_cases(tmp);

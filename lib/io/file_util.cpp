@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 
@@ -261,6 +262,16 @@ std::string parent_directory(const std::string& path) {
 bool same_file(const std::string& a, const std::string& b) {
   struct stat sa {}, sb {};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool same_path(const std::string& a, const std::string& b) {
+  if (same_file(a, b)) return true;
+  // Absolute first: weakly_canonical leaves a relative path whose first
+  // part does not exist relative, so "x.png" and "./x.png" would differ.
+  std::error_code ea, eb;
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+  return !ea && !eb && ca == cb;
 }
 
 }  // namespace gpuimg

@@ -94,4 +94,8 @@ bool write_all(int fd, const void* data, std::size_t n);
 // included); false when either does not exist.
 bool same_file(const std::string& a, const std::string& b);
 
+// Whether a file written at `a` would replace the one at `b`: the same file,
+// or, where either does not exist yet, the same path once resolved.
+bool same_path(const std::string& a, const std::string& b);
+
 }  // namespace gpuimg
