@@ -51,7 +51,10 @@ inline std::vector<std::string> convolve_kernels() {
           ones(31, 1),
           random_kernel(31, 31, -1, 3, true, 6),
           "1x3:128,0,128",  // A = 256: exact at 16 bits, just
-          "1x3:128,1,128",  // A = 257: exact at 8 bits only
+          "1x3:128,1,128",  // A = 257: exact at 8 bits only; the most the 8-bit GPU path pairs
+          "3x1:-128,1,128",   // A = 257, the paired sums' widest bias
+          "1x3:-128,1,-128",  // the same, its sum negative
+          "3x1:-128,2,128",   // A = 258: past the paired sums
           "3x3:0.0625,0.125,0.0625,0.125,0.25,0.125,0.0625,0.125,0.0625",
           random_kernel(5, 5, -1, 2, false, 7),
           random_kernel(3, 3, -65536, 65536, true, 8),  // integers past the exact path
