@@ -15,7 +15,8 @@
 // consecutive samples of 8 rows: it reads each of its 8 + K - 1 staged rows
 // once, as the words its 8 + (K - 1) C samples span, turns each sample into
 // a float with two instructions (its bits under 2^23's exponent, less
-// 2^23), and adds it into every sum of its block that the row reaches. A
+// 2^23), and adds it into every sum of its block that the row reaches (at
+// 8 bits and small weights, pairs of integer sums instead: SmallWeights). A
 // kernel of sides below K, its size, takes zero weights around it. The
 // results go through shared memory to be written as 16-byte vectors.
 //
