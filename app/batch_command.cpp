@@ -242,6 +242,13 @@ std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
   std::vector<BatchItem> planned = plan_batch(sources, cmd.output_dir, cmd.format, interrupted);
+  // Every file of the batch, not only this shard's or those not skipped:
+  // another shard, or a later run, reads or writes the others.
+  if (!cmd.report.empty()) {
+    std::vector<std::string> files = {cmd.files_from};
+    for (const BatchItem& item : planned) files.insert(files.end(), {item.input, item.output});
+    refuse_report_over(cmd.report, files);
+  }
   // A folder named wrong (or still empty) would otherwise pass as a run.
   if (planned.empty() && !cmd.quiet) console.line("warning: no image files found in the inputs given (-q: no warnings)");
   const std::vector<BatchItem> items = take_shard(planned, cmd.shard);
@@ -305,11 +312,6 @@ int execute(const BatchCommand& cmd) {
   } catch (const Interrupted&) {
     console.line("interrupted while finding the files; nothing was written");
     return write_run_report(cmd, console, report, 128 + stop_signal(), true);
-  }
-  if (!cmd.report.empty()) {
-    std::vector<std::string> images;
-    for (const BatchItem& item : todo) images.insert(images.end(), {item.input, item.output});
-    if (const int status = refuse_unwritable_report(cmd.report, images); status != 0) return status;
   }
   const Where where = selection.get();
   report.devices = device_names(where);

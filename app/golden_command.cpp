@@ -30,21 +30,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Absolute first: weakly_canonical leaves a relative path whose first part
-// does not exist relative.
-fs::path resolved(const fs::path& p) {
-  std::error_code ec;
-  const fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  return ec ? p.lexically_normal() : c;
-}
-
 // The manifest and every input, golden and mask it names: what --prune
 // keeps, and what no picture or report of a run may replace.
 std::set<fs::path> files_named(const Manifest& m) {
-  std::set<fs::path> named{resolved(m.path)};
+  std::set<fs::path> named{entry_path(m.path)};
   for (const GoldenCase& gc : m.cases) {
-    named.insert({resolved(gc.golden), resolved(gc.input)});
-    if (!gc.scope.mask.empty()) named.insert(resolved(gc.scope.mask));
+    named.insert({entry_path(gc.golden), entry_path(gc.input)});
+    if (!gc.scope.mask.empty()) named.insert(entry_path(gc.scope.mask));
   }
   return named;
 }
@@ -55,12 +47,13 @@ std::set<fs::path> files_named(const Manifest& m) {
 void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
   const std::set<fs::path> named = files_named(m);
   const auto refuse = [&](const char* option, const fs::path& path, const char* other) {
-    if (named.count(resolved(path)))
+    if (named.count(entry_path(path)))
       throw UsageError(std::string(option) + ": would replace " + path.string() +
                        ", which the manifest names; give it another " + other);
   };
   if (!cmd.junit.empty()) refuse("--junit", cmd.junit, "file");
   if (cmd.update) return;
+  if (!cmd.html.empty()) refuse("--html", fs::path(cmd.html) / "index.html", "folder");
   for (const GoldenCase& gc : m.cases) {
     if (!cmd.diff_dir.empty()) refuse("--diff-dir", fs::path(cmd.diff_dir) / (gc.name + ".diff.png"), "folder");
     if (!cmd.html.empty())
@@ -246,7 +239,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeli
     const std::set<fs::path> keep = files_named(m);
     const fs::path dir = m.path.parent_path().empty() ? fs::path(".") : m.path.parent_path();
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
-      if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(fs::weakly_canonical(e.path()))) {
+      if (e.path().extension() == ".png" && e.is_regular_file() && !keep.count(entry_path(e.path()))) {
         fs::remove(e.path());
         if (!cmd.quiet) std::printf("%-10s %s\n", "removed", printable(e.path().string()).c_str());
       }

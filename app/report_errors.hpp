@@ -34,15 +34,23 @@ template <class F> int report_errors(const std::string& subject, F&& body) {
   }
 }
 
-// A --report that could not be written, or would replace one of the run's
-// images (`images`, inputs and outputs), found before the work rather than
-// after it (check_report_path): its exit code, or 0.
-inline int refuse_unwritable_report(const std::string& path, const std::vector<std::string>& images) {
+// Refuses a --report that would replace one of `files`, which the run reads
+// or writes: the report is written last, over what was there.
+inline void refuse_report_over(const std::string& report, const std::vector<std::string>& files) {
+  if (report.empty()) return;
+  for (const std::string& file : files)
+    if (file != "-" && same_entry(report, file))
+      throw UsageError("--report: would replace " + file +
+                       ", a file this run reads or writes; give the report its own file");
+}
+
+// A --report that could not be written, or would replace one of `files`,
+// found before the work rather than after it (check_report_path): its exit
+// code, or 0.
+inline int refuse_unwritable_report(const std::string& path, const std::vector<std::string>& files) {
   if (path.empty()) return 0;
   return report_errors("", [&] {
-    for (const std::string& image : images)
-      if (image != "-" && same_path(path, image))
-        throw UsageError("--report: would replace " + image + ", an image of this run; give the report its own file");
+    refuse_report_over(path, files);
     check_report_path(path);
     return 0;
   });

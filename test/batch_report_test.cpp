@@ -56,6 +56,7 @@ TEST_F(Report, AReportPathThatCannotBeWrittenIsRefusedFirst) {
 // output would replace that image with JSON. It is refused before the work.
 TEST_F(Report, AReportNeverReplacesAnImageOfTheRun) {
   const std::string input = read_bytes(tmp_ / "in" / "a.png");
+  write_bytes(tmp_ / "list.txt", "in/a.png\n");
   struct Form {
     std::vector<std::string> words;
     std::string named;
@@ -63,14 +64,19 @@ TEST_F(Report, AReportNeverReplacesAnImageOfTheRun) {
   for (const Form& form : {Form{{"in/a.png", "--invert", "one.png", "--report", "in/a.png"}, "in/a.png"},
                            Form{{"in/a.png", "--invert", "one.png", "--report", "./one.png"}, "one.png"},
                            Form{{"in/", "--invert", "out/", "--report", "in/sub/../a.png"}, "in/a.png"},
-                           Form{{"in/", "--invert", "out/", "--report", "out/ga.png"}, "out/ga.png"}}) {
+                           Form{{"in/", "--invert", "out/", "--report", "out/ga.png"}, "out/ga.png"},
+                           // An input of the other shard, and one skipped as done, are still the batch's.
+                           Form{{"in/", "--invert", "out/", "--shard", "1/2", "--report", "in/a.png"}, "in/a.png"},
+                           Form{{"in/", "--invert", "out/", "--shard", "2/2", "--report", "in/a.png"}, "in/a.png"},
+                           Form{{"--files-from", "list.txt", "out/", "--invert", "--report", "list.txt"}, "list.txt"}}) {
     std::vector<std::string> words = form.words;
     words.insert(words.end(), {"--device", "cpu"});
     fs::create_directory(tmp_ / "out");  // a report's folder must exist
     const RunResult r = run(words);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.err, "gpuimg: --report: would replace " + form.named +
-                         ", an image of this run; give the report its own file\n");
+                         ", a file this run reads or writes; give the report its own file\n");
+    EXPECT_EQ(read_bytes(tmp_ / "list.txt"), "in/a.png\n");
     EXPECT_EQ(read_bytes(tmp_ / "in" / "a.png"), input);
     EXPECT_FALSE(fs::exists(tmp_ / "one.png"));
     EXPECT_TRUE(fs::is_empty(tmp_ / "out"));

@@ -95,6 +95,13 @@ TEST(GoldenReports, PicturesAndReportsNeverReplaceAFileTheManifestNames) {
     EXPECT_EQ(file_text(manifest), listed);
     EXPECT_EQ(file_text(tmp / "drift.diff.png"), input);
   }
+  // --html writes index.html too: a manifest of that name.
+  fs::copy_file(manifest, tmp / "index.html");
+  const RunResult r = run_binary({"golden", "check", (tmp / "index.html").string(), "--device", "cpu", "--html", dir});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: --html: would replace " + dir + "/index.html, which the manifest names; give it another "
+                   "folder\n");
+  EXPECT_EQ(file_text(tmp / "index.html"), listed);
 }
 
 TEST(GoldenReports, JunitXml) {

@@ -449,6 +449,16 @@ TEST(GpuBackend, ConvolveEveryKernel) {
           SCOPED_TRACE(kernel + " on " + shape(in));
           expect_backends_agree(in, {parse_stage("convolve", {kernel})});
         }
+  // The paired 8-bit sums' limits: only 0s and 255s under the A = 257
+  // kernels take a half of a pair to 0 and to 65535 (bias and S), which
+  // uniform samples almost never do.
+  for (const char* kernel : {"1x3:128,1,128", "3x1:-128,1,128", "1x3:-128,1,-128"})
+    for (int channels = 1; channels <= 4; ++channels) {
+      Image in = random_image(300, 70, channels, Depth::U8, seed++);
+      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
+      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
+      expect_backends_agree(in, {parse_stage("convolve", {kernel})});
+    }
   for (const std::string& kernel : {ones(5, 5), ones(9, 9), random_kernel(3, 3, -1, 1, false, 11)})
     expect_backends_agree(random_image(2, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
   for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), random_kernel(5, 5, -1, 2, false, 7)})

@@ -264,14 +264,19 @@ bool same_file(const std::string& a, const std::string& b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-bool same_path(const std::string& a, const std::string& b) {
-  if (same_file(a, b)) return true;
-  // Absolute first: weakly_canonical leaves a relative path whose first
-  // part does not exist relative, so "x.png" and "./x.png" would differ.
-  std::error_code ea, eb;
-  const std::filesystem::path ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
-  const std::filesystem::path cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
-  return !ea && !eb && ca == cb;
+std::filesystem::path entry_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::path whole = std::filesystem::absolute(path, ec);
+  if (ec) return path.lexically_normal();
+  // weakly_canonical leaves a relative path whose first part does not exist
+  // relative: hence absolute first.
+  const std::filesystem::path folder = std::filesystem::weakly_canonical(whole.parent_path(), ec);
+  return (ec ? whole.parent_path().lexically_normal() : folder) / whole.filename();
+}
+
+bool same_entry(const std::string& a, const std::string& b) {
+  const std::filesystem::path pa(a), pb(b);
+  return pa.filename() == pb.filename() && entry_path(pa) == entry_path(pb);
 }
 
 }  // namespace gpuimg

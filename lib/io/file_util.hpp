@@ -2,6 +2,7 @@
 // Whole-file reads and crash-safe whole-file writes, plus the path helpers
 // the codec layer and the CLI share.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -94,8 +95,13 @@ bool write_all(int fd, const void* data, std::size_t n);
 // included); false when either does not exist.
 bool same_file(const std::string& a, const std::string& b);
 
-// Whether a file written at `a` would replace the one at `b`: the same file,
-// or, where either does not exist yet, the same path once resolved.
-bool same_path(const std::string& a, const std::string& b);
+// The directory entry a path names: its folder resolved (absolute, links
+// and dot-dots gone) and its own name as given. A file written through a
+// rename, as outputs and reports are, replaces that entry, never what a
+// link there points to.
+std::filesystem::path entry_path(const std::filesystem::path& path);
+
+// Whether a file written at `a` through a rename would replace `b`.
+bool same_entry(const std::string& a, const std::string& b);
 
 }  // namespace gpuimg

@@ -55,6 +55,8 @@ inline std::vector<std::string> convolve_kernels() {
           "3x1:-128,1,128",   // A = 257, the paired sums' widest bias
           "1x3:-128,1,-128",  // the same, its sum negative
           "3x1:-128,2,128",   // A = 258: past the paired sums
+          random_kernel(5, 5, -30, 30, true, 12),  // A of some hundreds: 8-bit sums in float
+          random_kernel(7, 7, -20, 20, true, 13),
           "3x3:0.0625,0.125,0.0625,0.125,0.25,0.125,0.0625,0.125,0.0625",
           random_kernel(5, 5, -1, 2, false, 7),
           random_kernel(3, 3, -65536, 65536, true, 8),  // integers past the exact path
