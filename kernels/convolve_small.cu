@@ -25,6 +25,7 @@
 // kernel's instructions: 0.443 ms at 8K RGB on the H100, NPP 0.278.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "convolve_paths.hpp"
 #include "row_io.cuh"
@@ -105,6 +106,74 @@ __device__ __forceinline__ std::uint32_t sample_pair(const std::uint32_t* even, 
 // a word (0, 1, 4, 5).
 __host__ __device__ constexpr int pair_first(int pp) { return pp < 2 ? pp : pp + 2; }
 
+// A thread's sums for its 8 x 8 samples, in floats: each staged row it
+// reads becomes floats once (window_sample), then adds into every row of
+// sums it reaches.
+template <class T, int C, int K> struct FloatSums {
+  using S = SmallTile<T, C, K>;
+  float acc[kRowsEach][kSpan];
+
+  __device__ explicit FloatSums(const SmallWeights<K>&) {
+#pragma unroll
+    for (int q = 0; q < kRowsEach; ++q)
+#pragma unroll
+      for (int p = 0; p < kSpan; ++p) acc[q][p] = 0.0f;
+  }
+  struct Row {
+    float win[S::kWindow];
+  };
+  __device__ static Row row(const std::uint32_t (&words)[S::kWords]) {
+    Row r;
+#pragma unroll
+    for (int i = 0; i < S::kWindow; ++i) r.win[i] = window_sample<T>(words, i);
+    return r;
+  }
+  __device__ void add(const Row& r, int q, int dy, const SmallWeights<K>& weights) {
+#pragma unroll
+    for (int dx = 0; dx < K; ++dx)
+#pragma unroll
+      for (int p = 0; p < kSpan; ++p) acc[q][p] = __fmaf_rn(weights.w[dy][dx], r.win[p + dx * C], acc[q][p]);
+  }
+  __device__ std::int32_t sum(int q, int p, const SmallWeights<K>&) const { return __float2int_rn(acc[q][p]); }
+};
+
+// The same in pairs of 16-bit halves (8 bits, SmallWeights): each staged row
+// is spread once into its even and odd bytes (sample_pair).
+template <int C, int K> struct PairedSums {
+  using S = SmallTile<std::uint8_t, C, K>;
+  std::uint32_t acc[kRowsEach][4];
+
+  __device__ explicit PairedSums(const SmallWeights<K>& weights) {
+#pragma unroll
+    for (int q = 0; q < kRowsEach; ++q)
+#pragma unroll
+      for (int pp = 0; pp < 4; ++pp) acc[q][pp] = weights.bias * 0x10001u;
+  }
+  struct Row {
+    std::uint32_t even[S::kWords], odd[S::kWords];
+  };
+  __device__ static Row row(const std::uint32_t (&words)[S::kWords]) {
+    Row r;
+#pragma unroll
+    for (int k = 0; k < S::kWords; ++k) {
+      r.even[k] = __byte_perm(words[k], 0, 0x4240);
+      r.odd[k] = __byte_perm(words[k], 0, 0x4341);
+    }
+    return r;
+  }
+  __device__ void add(const Row& r, int q, int dy, const SmallWeights<K>& weights) {
+#pragma unroll
+    for (int dx = 0; dx < K; ++dx)
+#pragma unroll
+      for (int pp = 0; pp < 4; ++pp) acc[q][pp] += weights.n[dy][dx] * sample_pair(r.even, r.odd, pair_first(pp) + dx * C);
+  }
+  // Sample p is the low half of pair (p & 1) + (p >> 2) * 2 where p & 2 is 0, else its high half.
+  __device__ std::int32_t sum(int q, int p, const SmallWeights<K>& weights) const {
+    const std::uint32_t pair = acc[q][(p & 1) + (p >> 2) * 2];
+    return static_cast<std::int32_t>(p & 2 ? pair >> 16 : pair & 0xffffu) - static_cast<std::int32_t>(weights.bias);
+  }
+};
+
 // 4 blocks an SM: up to 128 registers, for the 64 sums and the window
 // (the paired sums need half as many).
 template <class T, int C, int K, bool Paired>
@@ -171,68 +240,18 @@ __global__ void __launch_bounds__(32 * kWarps, Paired ? 5 : 4)
     }
     __syncthreads();
 
-    // Each thread's S for its 8 x 8 samples.
-    std::int32_t sum[kRowsEach][kSpan];
-    if constexpr (Paired) {
-      std::uint32_t acc[kRowsEach][4];
+    using Sums = std::conditional_t<Paired, PairedSums<C, K>, FloatSums<T, C, K>>;
+    Sums acc(weights);
 #pragma unroll
-      for (int q = 0; q < kRowsEach; ++q)
+    for (int r = 0; r < kRowsEach + K - 1; ++r) {
+      std::uint32_t words[S::kWords];
+      staged_words(smem, row_start(y0, warp * kRowsEach + r) + lane * kSpan * S::kBytes, words);
+      const typename Sums::Row row = Sums::row(words);
 #pragma unroll
-        for (int pp = 0; pp < 4; ++pp) acc[q][pp] = weights.bias * 0x10001u;
-#pragma unroll
-      for (int r = 0; r < kRowsEach + K - 1; ++r) {
-        std::uint32_t words[S::kWords], even[S::kWords], odd[S::kWords];
-        staged_words(smem, row_start(y0, warp * kRowsEach + r) + lane * kSpan, words);
-#pragma unroll
-        for (int k = 0; k < S::kWords; ++k) {
-          even[k] = __byte_perm(words[k], 0, 0x4240);
-          odd[k] = __byte_perm(words[k], 0, 0x4341);
-        }
-#pragma unroll
-        for (int q = 0; q < kRowsEach; ++q) {
-          const int dy = r - q;
-          if (dy < 0 || dy >= K) continue;
-#pragma unroll
-          for (int dx = 0; dx < K; ++dx)
-#pragma unroll
-            for (int pp = 0; pp < 4; ++pp)
-              acc[q][pp] += weights.n[dy][dx] * sample_pair(even, odd, pair_first(pp) + dx * C);
-        }
+      for (int q = 0; q < kRowsEach; ++q) {
+        const int dy = r - q;
+        if (dy >= 0 && dy < K) acc.add(row, q, dy, weights);
       }
-#pragma unroll
-      for (int q = 0; q < kRowsEach; ++q)
-#pragma unroll
-        for (int pp = 0; pp < 4; ++pp) {
-          sum[q][pair_first(pp)] = static_cast<std::int32_t>(acc[q][pp] & 0xffffu) - static_cast<std::int32_t>(weights.bias);
-          sum[q][pair_first(pp) + 2] = static_cast<std::int32_t>(acc[q][pp] >> 16) - static_cast<std::int32_t>(weights.bias);
-        }
-    } else {
-      float acc[kRowsEach][kSpan];
-#pragma unroll
-      for (int q = 0; q < kRowsEach; ++q)
-#pragma unroll
-        for (int p = 0; p < kSpan; ++p) acc[q][p] = 0.0f;
-#pragma unroll
-      for (int r = 0; r < kRowsEach + K - 1; ++r) {
-        std::uint32_t words[S::kWords];
-        staged_words(smem, row_start(y0, warp * kRowsEach + r) + lane * kSpan * S::kBytes, words);
-        float win[S::kWindow];
-#pragma unroll
-        for (int i = 0; i < S::kWindow; ++i) win[i] = window_sample<T>(words, i);
-#pragma unroll
-        for (int q = 0; q < kRowsEach; ++q) {
-          const int dy = r - q;
-          if (dy < 0 || dy >= K) continue;
-#pragma unroll
-          for (int dx = 0; dx < K; ++dx)
-#pragma unroll
-            for (int p = 0; p < kSpan; ++p) acc[q][p] = __fmaf_rn(weights.w[dy][dx], win[p + dx * C], acc[q][p]);
-        }
-      }
-#pragma unroll
-      for (int q = 0; q < kRowsEach; ++q)
-#pragma unroll
-        for (int p = 0; p < kSpan; ++p) sum[q][p] = __float2int_rn(acc[q][p]);
     }
     __syncthreads();  // every thread has read the tile; its space takes the results
 
@@ -240,7 +259,7 @@ __global__ void __launch_bounds__(32 * kWarps, Paired ? 5 : 4)
     for (int q = 0; q < kRowsEach; ++q) {
       T* o = reinterpret_cast<T*>(smem + (warp * kRowsEach + q) * S::kOutStride) + lane * kSpan;
 #pragma unroll
-      for (int p = 0; p < kSpan; ++p) o[p] = Convolve::exact_result<T>(sum[q][p], sums);
+      for (int p = 0; p < kSpan; ++p) o[p] = Convolve::exact_result<T>(acc.sum(q, p, weights), sums);
     }
     __syncwarp();
     const int n = (min(s0 + kTileSamples, row_len) - s0) * S::kBytes;
