@@ -21,6 +21,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "golden_command.hpp"
+#include "joined.hpp"
 #include "man_page.hpp"
 #include "message_line.hpp"
 #include "near_miss.hpp"
@@ -116,13 +117,6 @@ std::string command_path(const CLI::App& app) {
   return path;
 }
 
-// "a, b or c" (`last` " or "), "a, b and c".
-std::string join_names(const std::vector<std::string>& names, const char* last) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? last : ", ") + names[i];
-  return out;
-}
-
 // What a subcommand lacks, as CLI11's RequiredError leaves it unsaid
 // ("A subcommand is required", "expected is required"): the subcommands it
 // takes, or the arguments not given, by their names in --help.
@@ -139,7 +133,7 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
     for (int i = 1; i + 1 < argc; ++i)
       if (argv[i] == inner.get_name() && argv[i + 1][0] != '-') typed = argv[i + 1];
     return (typed.empty() ? "give a subcommand: " : "unknown subcommand '" + typed + "'; give ") +
-           join_names(names, " or ");
+           joined(names, ", ", " or ");
   }
   std::vector<std::string> absent;
   for (const CLI::Option* o : inner.get_options())
@@ -149,7 +143,7 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
       absent.push_back(name);
     }
   if (absent.empty()) return std::nullopt;
-  return "missing " + join_names(absent, " and ");
+  return "missing " + joined(absent, ", ", " and ");
 }
 
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
@@ -208,7 +202,7 @@ bool image_extension(const std::string& ext) {
 }
 
 // "png, jpg, jpeg, ...", for the messages that name them.
-std::string writable_list() { return join_names(writable_extensions(), ", "); }
+std::string writable_list() { return joined(writable_extensions(), ", "); }
 
 std::string parse_format(const std::string& text) {
   std::string_view name = text;

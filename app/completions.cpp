@@ -3,6 +3,7 @@
 #include <sstream>
 #include <vector>
 
+#include "joined.hpp"
 #include "option_docs.hpp"
 
 namespace gpuimg {
@@ -43,12 +44,6 @@ std::string key(const Context& c) {
   std::string k;
   for (const std::string& w : c.path) k += "/" + w;
   return k;
-}
-
-std::string joined(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
 }
 
 // {"--blur", "--invert", ..., "-v"}: the command's options, each once.
@@ -105,8 +100,8 @@ std::string bash(const CLI::App& app) {
       << "    case $at/${COMP_WORDS[i]} in\n      " << nested_keys(all) << ") at+=/${COMP_WORDS[i]} ;;\n"
       << "    esac\n  done\n  case $at in\n";
   for (const Context& c : all)
-    out << "    " << (c.path.empty() ? "''" : key(c)) << ") opts=" << single_quoted(joined(option_words(*c.app)), false)
-        << " subs=" << single_quoted(joined(subcommand_words(*c.app)), false)
+    out << "    " << (c.path.empty() ? "''" : key(c)) << ") opts=" << single_quoted(joined(option_words(*c.app), " "), false)
+        << " subs=" << single_quoted(joined(subcommand_words(*c.app), " "), false)
         << " paths=" << (takes_paths(*c.app) ? 1 : 0) << " ;;\n";
   // A subcommand's word comes first: at the top level, before any INPUT.
   out << "  esac\n  COMPREPLY=()\n"
@@ -143,7 +138,7 @@ std::string zsh_specs(const CLI::App& app) {
 // The words after the options: a subcommand's word first where the command
 // has subcommands (or, at the top level, INPUT), then files where it takes them.
 std::string zsh_arguments(const Context& c) {
-  const std::string subs = joined(subcommand_words(*c.app));
+  const std::string subs = joined(subcommand_words(*c.app), " ");
   const bool paths = takes_paths(*c.app);
   std::string out;
   if (!subs.empty() && paths)
@@ -179,7 +174,7 @@ std::string zsh(const CLI::App& app) {
 std::string fish_condition(const Context& c) {
   std::string out;
   for (const std::string& w : c.path) out += (out.empty() ? "" : "; and ") + ("__fish_seen_subcommand_from " + w);
-  const std::string subs = joined(subcommand_words(*c.app));
+  const std::string subs = joined(subcommand_words(*c.app), " ");
   if (!subs.empty()) out += (out.empty() ? "" : "; and ") + ("not __fish_seen_subcommand_from " + subs);
   return out;
 }

@@ -14,6 +14,7 @@
 #include "cuda_lane.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
+#include "joined.hpp"
 #include "made_folders.hpp"
 #include "planned_read.hpp"
 
@@ -104,13 +105,7 @@ class Batch {
     // removed it, empty, as it ended, since this item was read.
     make_folder(*d.item);
     const std::vector<std::string> left_out = write_image(d.item->output, d.image, settings_.write, d.metadata);
-    finish(*d.item, Outcome::processed, join_notes(left_out), d.metadata.ignored);
-  }
-
-  static std::string join_notes(const std::vector<std::string>& notes) {
-    std::string s;
-    for (const std::string& note : notes) s += (s.empty() ? "" : "; ") + note;
-    return s;
+    finish(*d.item, Outcome::processed, joined(left_out, "; "), d.metadata.ignored);
   }
 
   void cpu_worker(int threads) {

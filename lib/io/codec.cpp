@@ -18,6 +18,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "frames.hpp"
+#include "joined.hpp"
 #include "metadata_formats.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
@@ -27,17 +28,11 @@
 namespace gpuimg {
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : ", ") + item;
-  return s;
-}
-
 const OutputFormat& output_format_or_throw(const std::string& path, const std::string& format) {
   const std::string ext = format.empty() ? lower_extension(path) : format;
   const OutputFormat* f = output_format_for(ext);
   if (f) return *f;
-  const std::string supported = " (supported: " + join(writable_extensions()) + ")";
+  const std::string supported = " (supported: " + joined(writable_extensions(), ", ") + ")";
   if (ext.empty()) {
     const std::string hint = written_in_place(path) ? ": give --format EXT" : "";
     throw OutputError(path, "no file extension to choose the output format from" + hint + supported);
