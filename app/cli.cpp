@@ -457,7 +457,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "(slower; smaller files for graphics, screenshots, text)")
       ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
   app.add_flag("--strip", cmd.write.strip, "Write no ICC profile, EXIF or XMP (by default the input's are kept "
-               "wherever the output's format holds them)");
+               "wherever the output's format holds them); the resolution stays");
   app.add_flag("--no-auto-orient", no_auto_orient, "Keep the pixels as stored and the EXIF orientation as given "
                "(by default the pixels are turned upright as it says, and it is set to 1)");
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr; in a batch, the "

@@ -108,6 +108,16 @@ Shape planned_output(const Pipeline& planned, const Shape& input) {
   return planned.empty() ? input : planned.back().out;
 }
 
+bool swaps_axes(const Pipeline& planned) {
+  bool swapped = false;
+  for (const OpRecord& rec : planned)
+    visit_op(rec.id, [&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if constexpr (Op::kind == Kind::remap) swapped ^= Op::map(rec.get<Op>(), rec.in).swaps_axes();
+    });
+  return swapped;
+}
+
 std::size_t largest_buffer(const Pipeline& planned) {
   std::uint64_t most = 0;
   for (const OpRecord& rec : planned) most = std::max({most, rec.in.byte_size(), rec.out.byte_size()});

@@ -32,6 +32,11 @@ Pipeline plan_pipeline(const Pipeline& pipeline, const Shape& input, std::uint64
 // The output shape of a planned pipeline; `input` where it is empty.
 Shape planned_output(const Pipeline& planned, const Shape& input);
 
+// Whether the planned pipeline's output rows run along its input's columns
+// (an odd number of quarter turns and transposes): what was the input's x
+// is the output's y.
+bool swaps_axes(const Pipeline& planned);
+
 // The most bytes any planned stage reads or writes: what each of the two
 // buffers the stages ping-pong between must hold.
 std::size_t largest_buffer(const Pipeline& planned);

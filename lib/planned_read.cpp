@@ -29,7 +29,10 @@ UprightImage decode_planned(const PlannedInput& input, const Pipeline& pipeline,
     out.turned = out.metadata.orientation;
     out.metadata.orientation = 1;
   }
-  plan_pipeline(pipeline, shape_of(out.image), opts.max_pixels, input.file.path);
+  const bool turned_sideways = out.turned >= 5;
+  // The resolution travels with the pixels: its x is the output's width.
+  if (turned_sideways != swaps_axes(plan_pipeline(pipeline, shape_of(out.image), opts.max_pixels, input.file.path)))
+    std::swap(out.metadata.resolution.x, out.metadata.resolution.y);
   return out;
 }
 

@@ -24,8 +24,10 @@ PlannedInput read_planned_input(const std::string& path, const Pipeline& pipelin
 
 struct UprightImage {
   Image image;
-  Metadata metadata;  // with Orientation 1 where the pixels were turned
-  int turned = 1;     // the orientation the pixels were turned from; 1: as stored
+  // With Orientation 1 where the pixels were turned, and the resolution's x
+  // and y as the pipeline's output lies.
+  Metadata metadata;
+  int turned = 1;  // the orientation the pixels were turned from; 1: as stored
 };
 
 // decode_input, the image turned upright, then the plan checked for its shape.

@@ -392,7 +392,8 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
   const OutputFormat& format = output_format_or_throw(path, opts.format);
   const Layout layout = stored_layout(format, img.channels, img.depth);
   std::vector<std::string> notes = lossy_layout_notes(format, img, layout);
-  const Metadata kept = opts.strip ? Metadata{} : metadata_to_write(metadata, format.format, layout.channels, notes);
+  Metadata kept = opts.strip ? Metadata{} : metadata_to_write(metadata, format.format, layout.channels, notes);
+  if (opts.strip && holds_resolution(format.format)) kept.resolution = metadata.resolution;
   Bytes encoded;
   try {
     const bool as_is = layout.channels == img.channels && layout.depth == img.depth;

@@ -39,7 +39,7 @@ struct WriteOptions {
   // The extension whose format is written ("png"), in place of the path's
   // own: stdout and FIFOs have none to go by. Empty: the path's.
   std::string format{};
-  // --strip: no ICC profile, EXIF or XMP in the output (metadata.hpp).
+  // --strip: no ICC profile, EXIF or XMP in the output, the resolution kept (metadata.hpp).
   bool strip = false;
 };
 

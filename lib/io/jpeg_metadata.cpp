@@ -3,6 +3,7 @@
 #include <string>
 
 #include "metadata_formats.hpp"
+#include "resolution.hpp"
 
 namespace gpuimg {
 namespace {
@@ -11,6 +12,7 @@ constexpr char kExifId[] = "Exif\0";  // with the literal's NUL: "Exif\0\0"
 constexpr char kXmpId[] = "http://ns.adobe.com/xap/1.0/";
 constexpr char kExtendedXmpId[] = "http://ns.adobe.com/xmp/extension/";
 constexpr char kIccId[] = "ICC_PROFILE";
+constexpr char kJfifId[] = "JFIF";  // with the literal's NUL
 
 bool starts_with(const std::uint8_t* seg, std::size_t n, const char* id, std::size_t id_len) {
   return n >= id_len && std::memcmp(seg, id, id_len) == 0;
@@ -48,11 +50,21 @@ struct IccChunks {
   }
 };
 
+// After "JFIF\0": version (2 bytes), unit, x and y density (2 bytes each).
+void read_jfif(const std::uint8_t* seg, std::size_t n, Metadata& out) {
+  const std::uint8_t* d = seg + sizeof kJfifId;
+  if (n < sizeof kJfifId + 7) return out.ignored.push_back("a JPEG's JFIF segment cut short");
+  const StoredDensity density{d[2], std::uint32_t{d[3]} << 8 | d[4], std::uint32_t{d[5]} << 8 | d[6]};
+  if (density.unit > 2 || density.x == 0 || density.y == 0)
+    return out.ignored.push_back("a JPEG's JFIF density, whose unit or size is out of range");
+  out.resolution = jfif_resolution(density);
+}
+
 }  // namespace
 
 void read_jpeg_metadata(const Bytes& b, Metadata& out) {
   IccChunks icc;
-  bool extended_xmp = false;
+  bool extended_xmp = false, jfif = false;
   const std::size_t n = b.size();
   for (std::size_t pos = 2; pos < n && b[pos] == 0xff;) {
     while (pos < n && b[pos] == 0xff) ++pos;  // fill bytes
@@ -65,7 +77,10 @@ void read_jpeg_metadata(const Bytes& b, Metadata& out) {
     const std::uint8_t* seg = b.data() + pos + 2;
     const std::size_t seg_len = len - 2;
     pos += len;
-    if (marker == 0xe1 && starts_with(seg, seg_len, kExifId, sizeof kExifId)) {
+    if (marker == 0xe0 && !jfif && starts_with(seg, seg_len, kJfifId, sizeof kJfifId)) {
+      jfif = true;
+      read_jfif(seg, seg_len, out);
+    } else if (marker == 0xe1 && starts_with(seg, seg_len, kExifId, sizeof kExifId)) {
       if (out.exif.empty()) out.exif.assign(seg + sizeof kExifId, seg + seg_len);
     } else if (marker == 0xe1 && starts_with(seg, seg_len, kXmpId, sizeof kXmpId)) {
       if (out.xmp.empty()) out.xmp.assign(seg + sizeof kXmpId, seg + seg_len);

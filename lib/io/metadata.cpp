@@ -4,6 +4,7 @@
 
 #include "backends.hpp"
 #include "exif_block.hpp"
+#include "joined.hpp"
 #include "metadata_formats.hpp"
 
 namespace gpuimg {
@@ -22,13 +23,6 @@ std::string trimmed(std::string s) {
 }
 
 std::string bytes_text(std::size_t n) { return std::to_string(n) + " bytes"; }
-
-// Items named as a list: "ICC profile", "ICC profile or EXIF", "ICC profile, EXIF or XMP".
-std::string listed(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
-  return s;
-}
 
 std::string without(std::size_t items) { return items == 1 ? "; written without it" : "; written without them"; }
 
@@ -84,8 +78,13 @@ Metadata read_metadata(const InputFile& input, int frame) {
   return m;
 }
 
+bool holds_resolution(Format format) {
+  return format == Format::png || format == Format::jpeg || format == Format::tiff;
+}
+
 Metadata metadata_to_write(const Metadata& given, Format format, int channels, std::vector<std::string>& notes) {
   Metadata m;
+  if (holds_resolution(format)) m.resolution = given.resolution;
   m.icc = given.icc;
   m.exif = given.exif;
   m.xmp = given.xmp;
@@ -105,7 +104,6 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
   if (given.orientation != 1 && given.exif.empty())
     notes.push_back("the orientation " + std::to_string(given.orientation) +
                     " of the pixels as stored has no EXIF block to go in" + without(1));
-  if (format == Format::webp || m.empty()) return m;
   if (format == Format::png) {
     fit(m, kMaxPngChunk, kMaxPngChunk, kMaxPngChunk, "a PNG chunk may hold for libpng", notes);
     return m;
@@ -114,12 +112,16 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
     fit(m, kJpegIccMax, kJpegExifMax, kJpegXmpMax, "a JPEG holds", notes);
     return m;
   }
+  // WebP holds the three blocks and no resolution; the other formats none.
+  const bool blocks = format == Format::webp;
   std::vector<std::string> items;
-  if (!m.icc.empty()) items.push_back("ICC profile");
-  if (!m.exif.empty()) items.push_back("EXIF");
-  if (!m.xmp.empty()) items.push_back("XMP");
-  notes.push_back(std::string(format_name(format)) + " holds no " + listed(items) + without(items.size()));
-  return {};
+  if (!blocks && !m.icc.empty()) items.push_back("ICC profile");
+  if (!blocks && !m.exif.empty()) items.push_back("EXIF");
+  if (!blocks && !m.xmp.empty()) items.push_back("XMP");
+  if (given.resolution.given()) items.push_back("resolution");
+  if (!items.empty())
+    notes.push_back(std::string(format_name(format)) + " holds no " + joined(items, ", ", " or ") + without(items.size()));
+  return blocks ? m : Metadata{};
 }
 
 }  // namespace gpuimg

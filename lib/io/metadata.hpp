@@ -11,6 +11,21 @@
 
 namespace gpuimg {
 
+// How large the pixels are on paper: PNG's pHYs, JPEG's JFIF density,
+// TIFF's XResolution, YResolution and ResolutionUnit. Each number is kept in
+// the unit its file stated, so that a file read and written in one format
+// gives the numbers back; a PNG's pixels per metre are read as pixels per
+// inch (times 0.0254), the unit the tools that show them show.
+struct Resolution {
+  // aspect: no length, only the pixels' shape, x to y. In JFIF's order, 0 to 2.
+  enum class Unit { aspect, inch, centimetre };
+  Unit unit = Unit::aspect;
+  double x = 1, y = 1;  // pixels per unit; for aspect, the ratio's two terms
+
+  // Square pixels of no stated size say nothing: written as no resolution.
+  bool given() const { return unit != Unit::aspect || x != y; }
+};
+
 struct Metadata {
   std::vector<std::uint8_t> icc;   // the whole profile, its 128-byte header first
   // TIFF-structured, from its byte-order mark ("II*\0" or "MM\0*"): as PNG's
@@ -19,15 +34,17 @@ struct Metadata {
   std::vector<std::uint8_t> xmp;   // the packet, as UTF-8 text
   // The EXIF orientation, 1 to 8 (1: as stored); 1 where none is given.
   int orientation = 1;
+  Resolution resolution;
   // Each item the input held but gpuimg set aside (a broken ICC chunk
   // sequence, an EXIF block libexif finds corrupt), said in one phrase.
   std::vector<std::string> ignored;
 
-  bool empty() const { return icc.empty() && exif.empty() && xmp.empty(); }
+  // No ICC profile, EXIF or XMP (the resolution aside).
+  bool no_blocks() const { return icc.empty() && exif.empty() && xmp.empty(); }
 };
 
-// The metadata of an input read by read_input: PNG's iCCP, eXIf and XMP
-// iTXt chunks, JPEG's APP1 and APP2 segments, the tags of the TIFF page
+// The metadata of an input read by read_input: PNG's iCCP, eXIf, XMP iTXt
+// and pHYs chunks, JPEG's APP0 (JFIF), APP1 and APP2 segments, the tags of the TIFF page
 // `frame` (ReadOptions::frame) picks; none from other formats. Never throws
 // for what it finds: an item that is cut short, malformed or fails its
 // check is left out and named in `ignored`.

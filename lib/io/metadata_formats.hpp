@@ -18,14 +18,14 @@ using Bytes = std::vector<std::uint8_t>;
 // deflate data can claim gigabytes.
 constexpr std::size_t kMaxPngChunk = 8000000;
 
-// png_metadata.cpp: the iCCP, eXIf and iTXt "XML:com.adobe.xmp" chunks,
+// png_metadata.cpp: the iCCP, eXIf, pHYs and iTXt "XML:com.adobe.xmp" chunks,
 // anywhere before IEND, each checked against its CRC; a walk that meets a
 // chunk cut short stops there, leaving the file's damage to the decoder.
 // Writing: the same chunks, complete, for encode_png to put after IHDR.
 void read_png_metadata(const Bytes& file, Metadata& out);
 Bytes png_metadata_chunks(const Metadata& m);
 
-// jpeg_metadata.cpp: APP1 "Exif\0\0", APP1 XMP and the APP2 "ICC_PROFILE"
+// jpeg_metadata.cpp: APP0 "JFIF\0", APP1 "Exif\0\0", APP1 XMP and the APP2 "ICC_PROFILE"
 // chunks before the first scan; the chunks must number 1 to N of one N,
 // each once, and are joined in their numbers' order whatever the file's.
 void read_jpeg_metadata(const Bytes& file, Metadata& out);
@@ -47,6 +47,8 @@ Bytes webp_with_metadata(Bytes webp, const Metadata& m);
 // profile where it is for another colour space, an item larger than the
 // format holds, and all of them in a format that holds none.
 Metadata metadata_to_write(const Metadata& given, Format format, int channels, std::vector<std::string>& notes);
+// PNG, JPEG and TIFF; --strip keeps the resolution, as ImageMagick's does.
+bool holds_resolution(Format format);
 
 // The problem with a profile whose 128-byte header is missing
 // or gives another length than it has; empty for one that is whole.

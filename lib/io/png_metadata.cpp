@@ -7,6 +7,7 @@
 #include "backends.hpp"
 #include "metadata_formats.hpp"
 #include "png_encoder.hpp"
+#include "resolution.hpp"
 
 namespace gpuimg {
 namespace {
@@ -79,6 +80,23 @@ void read_xmp_itxt(const Bytes& b, std::size_t at, std::size_t end, Metadata& ou
   out.xmp = std::move(*xmp);
 }
 
+// x and y pixels per unit (4 bytes each), the unit (0: none, 1: metre).
+void read_phys(const Bytes& b, std::size_t at, std::size_t end, Metadata& out) {
+  const std::uint64_t x = end - at == 9 ? detail::read_uint(b, at, 4, true) : 0;
+  const std::uint64_t y = end - at == 9 ? detail::read_uint(b, at + 4, 4, true) : 0;
+  if (x == 0 || y == 0 || x > 0x7fffffff || y > 0x7fffffff || b[at + 8] > 1)
+    return out.ignored.push_back("a PNG pHYs chunk that is not 9 bytes, or whose size or unit is out of range");
+  out.resolution = png_resolution({b[at + 8], static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
+}
+
+void put_phys(Bytes& out, const Resolution& r) {
+  const StoredDensity d = png_density(r);
+  const std::uint8_t data[9] = {std::uint8_t(d.x >> 24), std::uint8_t(d.x >> 16), std::uint8_t(d.x >> 8),
+                                std::uint8_t(d.x),       std::uint8_t(d.y >> 24), std::uint8_t(d.y >> 16),
+                                std::uint8_t(d.y >> 8),  std::uint8_t(d.y),       std::uint8_t(d.unit)};
+  put_png_chunks(out, "pHYs", data, sizeof data);
+}
+
 void put_itxt_xmp(Bytes& out, const Bytes& xmp) {
   Bytes data(kXmpKeyword, kXmpKeyword + sizeof kXmpKeyword);  // with its NUL
   data.insert(data.end(), {0, 0, 0, 0});  // uncompressed, as XMP asks, so that scanners find the packet; empty language and translation
@@ -89,7 +107,7 @@ void put_itxt_xmp(Bytes& out, const Bytes& xmp) {
 }  // namespace
 
 void read_png_metadata(const Bytes& b, Metadata& out) {
-  bool icc_seen = false, exif_seen = false, xmp_seen = false;
+  bool icc_seen = false, exif_seen = false, xmp_seen = false, phys_seen = false;
   for (std::size_t pos = 8; b.size() >= pos && b.size() - pos >= 12;) {
     const std::uint64_t len = detail::read_uint(b, pos, 4, true);
     if (len > 0x7fffffff || len > b.size() - pos - 12) return;  // PNG's lengths are below 2^31
@@ -97,13 +115,14 @@ void read_png_metadata(const Bytes& b, Metadata& out) {
     if (type == "IEND") return;
     const std::size_t at = pos + 8, end = at + len;
     pos = end + 4;
-    // The first of each: PNG allows one iCCP and one eXIf, and XMP has one packet.
+    // The first of each: PNG allows one iCCP, eXIf and pHYs, and XMP has one packet.
     const bool first = (type == "iCCP" && !icc_seen) || (type == "eXIf" && !exif_seen) ||
-                       (type == "iTXt" && !xmp_seen && is_xmp(b, at, end));
+                       (type == "pHYs" && !phys_seen) || (type == "iTXt" && !xmp_seen && is_xmp(b, at, end));
     if (!first) continue;
     icc_seen = icc_seen || type == "iCCP";
     exif_seen = exif_seen || type == "eXIf";
     xmp_seen = xmp_seen || type == "iTXt";
+    phys_seen = phys_seen || type == "pHYs";
     const auto crc = static_cast<std::uint32_t>(crc32(0, b.data() + at - 4, static_cast<uInt>(len + 4)));
     if (crc != detail::read_uint(b, end, 4, true)) {
       out.ignored.push_back("a PNG " + type + " chunk with a wrong CRC");
@@ -111,6 +130,7 @@ void read_png_metadata(const Bytes& b, Metadata& out) {
     }
     if (type == "iCCP") read_iccp(b, at, end, out);
     if (type == "iTXt") read_xmp_itxt(b, at, end, out);
+    if (type == "pHYs") read_phys(b, at, end, out);
     if (type == "eXIf") out.exif.assign(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(end));
   }
 }
@@ -130,6 +150,7 @@ Bytes png_metadata_chunks(const Metadata& m) {
   }
   if (!m.exif.empty()) put_png_chunks(out, "eXIf", m.exif.data(), m.exif.size());
   if (!m.xmp.empty()) put_itxt_xmp(out, m.xmp);
+  if (m.resolution.given()) put_phys(out, m.resolution);
   return out;
 }
 

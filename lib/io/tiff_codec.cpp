@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
@@ -435,6 +436,16 @@ void read_tiff_metadata(const Bytes& file, int frame, Metadata& out) {
   std::uint16_t orientation = ORIENTATION_TOPLEFT;
   if (TIFFGetField(tif.get(), TIFFTAG_ORIENTATION, &orientation) == 1 && orientation >= 1 && orientation <= 8)
     out.orientation = orientation;
+  float x = 0, y = 0;
+  if (TIFFGetField(tif.get(), TIFFTAG_XRESOLUTION, &x) == 1 && TIFFGetField(tif.get(), TIFFTAG_YRESOLUTION, &y) == 1) {
+    std::uint16_t unit = RESUNIT_INCH;  // TIFF's default
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_RESOLUTIONUNIT, &unit);
+    using U = Resolution::Unit;
+    if (x > 0 && y > 0 && std::isfinite(x) && std::isfinite(y) && unit >= RESUNIT_NONE && unit <= RESUNIT_CENTIMETER)
+      out.resolution = {unit == RESUNIT_INCH ? U::inch : unit == RESUNIT_CENTIMETER ? U::centimetre : U::aspect, x, y};
+    else
+      out.ignored.push_back("a TIFF's resolution, whose unit or size is out of range");
+  }
   const std::string problem = out.icc.empty() ? "" : icc_problem(out.icc);
   if (!problem.empty()) {
     out.ignored.push_back("the ICC profile of a TIFF (" + problem + ")");

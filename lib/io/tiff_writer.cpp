@@ -100,6 +100,14 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata, std::vector<std::s
     TIFFSetField(raw, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()), metadata.xmp.data());
   if (metadata.orientation != 1 || exif.holds_orientation())
     TIFFSetField(raw, TIFFTAG_ORIENTATION, static_cast<std::uint16_t>(metadata.orientation));
+  if (metadata.resolution.given()) {
+    const Resolution& r = metadata.resolution;
+    TIFFSetField(raw, TIFFTAG_XRESOLUTION, r.x);
+    TIFFSetField(raw, TIFFTAG_YRESOLUTION, r.y);
+    TIFFSetField(raw, TIFFTAG_RESOLUTIONUNIT, r.unit == Resolution::Unit::inch       ? RESUNIT_INCH
+                                              : r.unit == Resolution::Unit::centimetre ? RESUNIT_CENTIMETER
+                                                                                       : RESUNIT_NONE);
+  }
   exif.set_image_tags(raw);
   const std::uint32_t rows = TIFFDefaultStripSize(raw, 0);
   TIFFSetField(raw, TIFFTAG_ROWSPERSTRIP, rows);

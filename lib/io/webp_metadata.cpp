@@ -33,7 +33,7 @@ void read_webp_metadata(const Bytes& file, Metadata& out) {
 }
 
 Bytes webp_with_metadata(Bytes webp, const Metadata& m) {
-  if (m.empty()) return webp;
+  if (m.no_blocks()) return webp;
   const std::unique_ptr<WebPMux, void (*)(WebPMux*)> mux(WebPMuxNew(), WebPMuxDelete);
   if (!mux) throw std::bad_alloc();
   const WebPData image{webp.data(), webp.size()};
