@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -269,6 +270,26 @@ std::optional<Prefixed> format_prefix(const std::string& path) {
   return Prefixed{name, path.substr(colon + 1)};
 }
 
+// An input's bytes say its format: the prefix only names the file (an
+// existing file of that very name is taken as it is).
+std::string input_named(const std::string& path) {
+  const std::optional<Prefixed> in = format_prefix(path);
+  std::error_code e;
+  return in && !std::filesystem::exists(path, e) ? in->file : path;
+}
+
+// OUTPUT's FMT: prefix, where it has one, moved into `format`, which must
+// not name another.
+void take_output_prefix(std::string& output, std::string& format) {
+  const std::optional<Prefixed> out = format_prefix(output);
+  if (!out) return;
+  if (!writable(out->format)) throw UsageError(output + ": gpuimg reads " + out->format + " but does not write it");
+  if (!format.empty() && parse_format(format) != parse_format(out->format))
+    throw UsageError("--format " + format + " and OUTPUT " + output + " name different formats");
+  format = out->format;
+  output = out->file;
+}
+
 bool is_stream(const std::string& path) {
   const std::optional<Prefixed> p = format_prefix(path);
   return path == "-" || (p && p->file == "-");
@@ -310,11 +331,12 @@ JpegSubsample parse_jpeg_subsample(const std::string& text) {
   throw UsageError("--jpeg-subsample: must be 444, 422 or 420, got '" + text + "'");
 }
 
-BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, const std::string& format,
+BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFlags& flags, std::string format,
                            const EncoderOptionsGiven& encoder_given, const Command& cmd) {
   refuse_streams_in_batch(paths);
   BatchCommand batch;
   batch.output_dir = paths.back();
+  take_output_prefix(batch.output_dir, format);
   std::error_code ec;
   const bool folder = (!batch.output_dir.empty() && batch.output_dir.back() == '/') ||
                       std::filesystem::is_directory(batch.output_dir, ec);
@@ -325,7 +347,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
                        "(an existing directory or a path ending in '/')");
     throw UsageError(batch.output_dir + ": --files-from writes into a folder: an existing directory or a path ending in '/'");
   }
-  batch.sources.paths.assign(paths.begin(), paths.end() - 1);
+  std::transform(paths.begin(), paths.end() - 1, std::back_inserter(batch.sources.paths), input_named);
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
   if (!format.empty()) batch.format = parse_format(format);
@@ -546,7 +568,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
                          ": takes no operations, -v, -q, --report, --strip, --no-auto-orient or images of the "
                          "processing command");
-      if (compare.chosen()) result.compare = compare.command();
+      if (compare.chosen()) {
+        result.compare = compare.command();
+        result.compare->expected = input_named(result.compare->expected);
+        result.compare->actual = input_named(result.compare->actual);
+      }
       if (golden.chosen()) result.golden = golden.command();
       if (report.chosen()) result.report = report.command();
       return result;
@@ -577,27 +603,15 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (std::error_code ec; names_folder(cmd.input) && std::filesystem::is_directory(cmd.input, ec))
       throw UsageError(cmd.input + ": is a folder; to process the images in it, end OUTPUT with '/' (" + cmd.output +
                        "/), the folder they go to");
-    // An input's bytes say its format: the prefix only names the file (an
-    // existing file of that very name is taken as it is).
-    if (const std::optional<Prefixed> in = format_prefix(cmd.input); in) {
-      std::error_code e;
-      if (!std::filesystem::exists(cmd.input, e)) cmd.input = in->file;
-    }
-    const std::optional<Prefixed> out = format_prefix(cmd.output);
+    cmd.input = input_named(cmd.input);
     // "xyz:-": stdout in a format gpuimg does not know (a file named so is ./xyz:-).
     const std::size_t colon = cmd.output.find(':');
     const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
-    if (!out && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
+    if (!format_prefix(cmd.output) && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
         std::all_of(cmd.output.begin(), cmd.output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
       throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" +
                        writable_list() + ")");
-    if (out) {
-      if (!writable(out->format)) throw UsageError(cmd.output + ": gpuimg reads " + out->format + " but does not write it");
-      if (!format.empty() && parse_format(format) != parse_format(out->format))
-        throw UsageError("--format " + format + " and OUTPUT " + cmd.output + " name different formats");
-      format = out->format;
-      cmd.output = out->file;
-    }
+    take_output_prefix(cmd.output, format);
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");
     if (!format.empty()) cmd.write.format = parse_format(format);

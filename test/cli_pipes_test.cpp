@@ -185,6 +185,37 @@ TEST(CliPipes, FormatColonFileAsImageMagicksForm) {
   EXPECT_EQ(r.err, "gpuimg: gif:-: gpuimg reads gif but does not write it (see gpuimg --help)\n");
 }
 
+// The FMT: prefix in a batch and in compare, as in the one-image form: an
+// input named so is read as its file; an output folder's prefix is the
+// format its files are written in.
+TEST(CliPipes, FormatColonFileInABatchAndInCompare) {
+  TempDir tmp;
+  const std::string scene = (data_dir() / "scene.png").string();
+  fs::copy_file(scene, tmp / "a.png");
+  RunResult r = run_binary({"png:a.png", "png:" + scene, "png:out/"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "out" / "a.png"));
+  EXPECT_TRUE(fs::exists(tmp / "out" / "scene.png"));
+  EXPECT_FALSE(fs::exists(tmp / "png:out"));
+  r = run_binary({"a.png", "jpg:jpegs/"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "jpegs" / "a.jpg"));
+  r = run_binary({"a.png", "--format", "tga", "jpg:jpegs/"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: --format tga and OUTPUT jpg:jpegs/ name different formats (see gpuimg --help)\n");
+  r = run_binary({"a.png", "gif:gifs/"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: gif:gifs/: gpuimg reads gif but does not write it (see gpuimg --help)\n");
+
+  r = run_binary({"compare", "png:a.png", "png:" + scene, "-q"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::ifstream in(scene, std::ios::binary);
+  RunOptions piped{tmp.path()};
+  piped.stdin_bytes = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  r = run_binary({"compare", "png:-", "a.png", "-q"}, piped);
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 // Text for stdout that cannot all be written (a full disk: /dev/full) is
 // a failure with one line saying so, never exit 0 and an empty report.
 TEST(CliPipes, TextThatStdoutCannotTakeIsAFailure) {
