@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "metadata.hpp"
+#include "crafted_files.hpp"
 #include "metadata_files.hpp"
 #include "resolution.hpp"
 #include "run_binary.hpp"
@@ -70,6 +71,30 @@ Stated tiff_resolution(const Bytes& tif) {
   return s;
 }
 
+// A 1x1 gray TIFF, as another program would write one, stating XResolution
+// x/1 and YResolution y/1, and ResolutionUnit `unit` where it is not 0.
+Bytes tiff_stating(std::uint32_t x, std::uint32_t y, std::uint32_t unit) {
+  std::vector<TiffEntry> e = {{256, 3, 1}, {257, 3, 1}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1}, {273, 4, 0},
+                              {277, 3, 1}, {278, 4, 1}, {279, 4, 1}, {282, 5, 0}, {283, 5, 0}};
+  if (unit != 0) e.push_back({296, 3, unit});
+  const std::uint32_t data = tiff_data_offset(e.size());
+  e[5].value = data;
+  e[9].value = data + 1;
+  e[10].value = data + 9;
+  Bytes tail = {0x80};
+  for (const std::uint32_t v : {x, 1u, y, 1u}) put_le(tail, v, 4);
+  return tiff_file(e, tail);
+}
+
+// A BMP's pixels per metre, bytes 38 and 42.
+std::pair<std::uint32_t, std::uint32_t> bmp_ppm(const Bytes& bmp) {
+  const auto le = [&](std::size_t at) {
+    return std::uint32_t{bmp[at]} | std::uint32_t{bmp[at + 1]} << 8 | std::uint32_t{bmp[at + 2]} << 16 |
+           std::uint32_t{bmp[at + 3]} << 24;
+  };
+  return {le(38), le(42)};
+}
+
 RunResult gpuimg(std::vector<std::string> args) {
   args.insert(args.end(), {"--device", "cpu"});
   return run_binary(args);
@@ -93,6 +118,21 @@ TEST(ResolutionNumbers, InchesRoundTripThroughPngsMetres) {
   EXPECT_EQ(png_density({Unit::inch, 300, 72}).x, 11811u);
   EXPECT_EQ(png_density({Unit::inch, 300, 72}).y, 2835u);
   EXPECT_EQ(png_density({Unit::centimetre, 118.11, 1}).x, 11811u);
+  // Read back as the whole dpi that gives them, where one does.
+  EXPECT_EQ(png_resolution({1, 11811, 2835}).x, 300);
+  EXPECT_EQ(png_resolution({1, 11811, 2835}).y, 72);
+  EXPECT_NEAR(png_resolution({1, 11800, 1}).x, 299.72, 1e-9);  // 118 per cm is no whole dpi
+}
+
+TEST(ResolutionNumbers, AnAspectKeepsItsRatio) {
+  const StoredDensity a = jfif_density({Unit::aspect, 1.5, 1});
+  EXPECT_TRUE(a.unit == 0 && a.x == 1500 && a.y == 1000);
+  const StoredDensity b = jfif_density({Unit::aspect, 100000, 50000});
+  EXPECT_TRUE(b.x == 2000 && b.y == 1000);
+  const StoredDensity c = png_density({Unit::aspect, 0.4, 0.2});
+  EXPECT_TRUE(c.x == 2000 && c.y == 1000);
+  EXPECT_TRUE(png_density({Unit::aspect, 3, 2}).x == 3 && png_density({Unit::aspect, 3, 2}).y == 2);
+  EXPECT_FALSE(png_density({Unit::aspect, 7, 7}).says_something());
 }
 
 TEST(ResolutionNumbers, WholeNumbersAreRoundedHalfUpAndHeldToTheirField) {
@@ -102,9 +142,10 @@ TEST(ResolutionNumbers, WholeNumbersAreRoundedHalfUpAndHeldToTheirField) {
   EXPECT_EQ(j.y, 65535u);
   EXPECT_EQ(jfif_density({Unit::inch, 71.5, 72.49}).x, 72u);
   EXPECT_EQ(jfif_density({Unit::inch, 71.5, 72.49}).y, 72u);
+  // An aspect past the field: its smaller term made 1000, the other held.
   const StoredDensity p = png_density({Unit::aspect, 2, 1e12});
   EXPECT_EQ(p.unit, 0);
-  EXPECT_EQ(p.x, 2u);
+  EXPECT_EQ(p.x, 1000u);
   EXPECT_EQ(p.y, 0x7fffffffu);
 }
 
@@ -128,6 +169,63 @@ TEST(Resolution, PngToJpegToTiffToPngKeepsIt) {
 #endif
   const Stated back = png_phys(load(dir.file("d.png")));
   EXPECT_TRUE(back.found && back.unit == 1 && back.x == 11811 && back.y == 5906);
+#if GPUIMG_WITH_TIFF
+  // A PNG's 11811 per metre is 300 dpi in a TIFF, not 299.9994.
+  ASSERT_EQ(gpuimg({dir.file("a.png"), dir.file("e.tif")}).status, 0);
+  const Stated direct = tiff_resolution(load(dir.file("e.tif")));
+  EXPECT_TRUE(direct.found && direct.unit == 2 && direct.x == 300 && direct.y == 150) << direct.x << " " << direct.y;
+#endif
+}
+
+#if GPUIMG_WITH_TIFF
+TEST(Resolution, TiffsUnitsAsStatedAndTheInchWhereNone) {
+  TempDir dir;
+  struct Case {
+    std::uint32_t x, y, unit;
+    int png_unit;
+    double png_x, png_y;
+  };
+  const std::vector<Case> cases = {
+      {300, 300, 0, 1, 11811, 11811},  // no ResolutionUnit: TIFF's default, the inch
+      {300, 150, 2, 1, 11811, 5906},
+      {100, 50, 3, 1, 10000, 5000},     // per centimetre
+      {2, 1, 1, 0, 2, 1},               // no unit: an aspect
+      {300, 300, 4, 1, 11811, 11811},   // a unit libtiff refuses: the default
+  };
+  for (const Case& c : cases) {
+    save(dir.file("in.tif"), tiff_stating(c.x, c.y, c.unit));
+    const RunResult r = gpuimg({dir.file("in.tif"), "-q", dir.file("out.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Stated s = png_phys(load(dir.file("out.png")));
+    EXPECT_TRUE(s.found && s.unit == c.png_unit && s.x == c.png_x && s.y == c.png_y)
+        << c.unit << ": " << s.unit << " " << s.x << "x" << s.y;
+  }
+  save(dir.file("zero.tif"), tiff_stating(0, 300, 2));
+  const RunResult r = gpuimg({dir.file("zero.tif"), dir.file("zero.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ignored a TIFF's resolution of 0"), std::string::npos) << r.err;
+  EXPECT_FALSE(png_phys(load(dir.file("zero.png"))).found);
+}
+#endif
+
+TEST(Resolution, BmpHoldsPixelsPerMetre) {
+  TempDir dir;
+  write_at(dir.file("a.png"), random_image(5, 3, 3, Depth::U8, 12), {Unit::inch, 96, 300});
+  ASSERT_EQ(gpuimg({dir.file("a.png"), dir.file("b.bmp")}).status, 0);
+  EXPECT_EQ(bmp_ppm(load(dir.file("b.bmp"))), std::make_pair(3780u, 11811u));
+  ASSERT_EQ(gpuimg({dir.file("b.bmp"), "--grayscale", dir.file("c.bmp")}).status, 0);
+  EXPECT_EQ(bmp_ppm(load(dir.file("c.bmp"))), std::make_pair(3780u, 11811u));
+  ASSERT_EQ(gpuimg({dir.file("c.bmp"), dir.file("d.jpg")}).status, 0);
+  const Stated jpg = jfif_density_of(load(dir.file("d.jpg")));
+  EXPECT_TRUE(jpg.found && jpg.unit == 1 && jpg.x == 96 && jpg.y == 300);
+  // With none: stb_image_write's RGB BMP states none, gpuimg's gray one 72 dpi.
+  write_at(dir.file("none.png"), random_image(5, 3, 3, Depth::U8, 13), Resolution{});
+  ASSERT_EQ(gpuimg({dir.file("none.png"), dir.file("rgb.bmp")}).status, 0);
+  EXPECT_EQ(bmp_ppm(load(dir.file("rgb.bmp"))), std::make_pair(0u, 0u));
+  ASSERT_EQ(gpuimg({dir.file("rgb.bmp"), dir.file("rgb.png")}).status, 0);
+  EXPECT_FALSE(png_phys(load(dir.file("rgb.png"))).found);
+  ASSERT_EQ(gpuimg({dir.file("none.png"), "--grayscale", dir.file("gray.bmp")}).status, 0);
+  EXPECT_EQ(bmp_ppm(load(dir.file("gray.bmp"))), std::make_pair(2835u, 2835u));
 }
 
 TEST(Resolution, CentimetresAndAspectStayAsStated) {
@@ -193,18 +291,28 @@ TEST(Resolution, TurnsWithThePixels) {
 
 TEST(Resolution, StripKeepsIt) {
   TempDir dir;
-  write_at(dir.file("a.png"), random_image(4, 4, 4, Depth::U16, 6), {Unit::inch, 72, 72}, exif_block(1));
+  write_at(dir.file("a.png"), random_image(4, 4, 4, Depth::U16, 6), {Unit::inch, 72, 96}, exif_block(1));
   ASSERT_EQ(gpuimg({dir.file("a.png"), "--strip", dir.file("b.png")}).status, 0);
   const Bytes b = load(dir.file("b.png"));
   EXPECT_TRUE(png_items(b).exif.empty());
   const Stated s = png_phys(b);
-  EXPECT_TRUE(s.found && s.unit == 1 && s.x == 2835 && s.y == 2835);
+  EXPECT_TRUE(s.found && s.unit == 1 && s.x == 2835 && s.y == 3780);
+  ASSERT_EQ(gpuimg({dir.file("a.png"), "--strip", dir.file("b.jpg")}).status, 0);
+  const Stated jpg = jfif_density_of(load(dir.file("b.jpg")));
+  EXPECT_TRUE(jpg.found && jpg.unit == 1 && jpg.x == 72 && jpg.y == 96);
+#if GPUIMG_WITH_TIFF
+  ASSERT_EQ(gpuimg({dir.file("a.png"), "--strip", dir.file("b.tif")}).status, 0);
+  const Stated tif = tiff_resolution(load(dir.file("b.tif")));
+  EXPECT_TRUE(tif.found && tif.unit == 2 && tif.x == 72 && tif.y == 96);
+#endif
+  const RunResult r = gpuimg({dir.file("a.png"), "--strip", "-v", dir.file("b.webp")});
+  EXPECT_NE(r.err.find(": WebP holds no resolution; written without it\n"), std::string::npos) << r.err;
 }
 
 TEST(Resolution, FormatsThatHoldNoneSaySoUnderVerbose) {
   TempDir dir;
   write_at(dir.file("a.png"), random_image(4, 3, 3, Depth::U8, 7), {Unit::inch, 96, 96});
-  const std::vector<std::pair<std::string, std::string>> formats = {{"b.bmp", "BMP"}, {"b.webp", "WebP"}, {"b.ppm", "PNM"}};
+  const std::vector<std::pair<std::string, std::string>> formats = {{"b.tga", "TGA"}, {"b.webp", "WebP"}, {"b.ppm", "PNM"}};
   for (const auto& [name, format] : formats) {
     const RunResult r = gpuimg({dir.file("a.png"), "-v", dir.file(name)});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -239,26 +347,42 @@ TEST(Resolution, DensitiesOutOfRangeAreSetAsideAndNamed) {
     EXPECT_FALSE(png_phys(load(dir.file("out.png"))).found);
   }
 
+  // A sound pHYs after the pixels, which PNG forbids and libpng ignores: ignored.
+  Bytes late(good.begin(), good.end() - 12);
+  put_png_chunk(late, "pHYs", {0, 0, 0x2e, 0x23, 0, 0, 0x2e, 0x23, 1});
+  late.insert(late.end(), good.end() - 12, good.end());
+  save(dir.file("late.png"), late);
+  ASSERT_EQ(gpuimg({dir.file("late.png"), dir.file("late_out.png")}).status, 0);
+  EXPECT_FALSE(png_phys(load(dir.file("late_out.png"))).found);
+
   write_at(dir.file("a.jpg"), random_image(3, 3, 3, Depth::U8, 10), {Unit::inch, 300, 300});
   Bytes jpg = load(dir.file("a.jpg"));
   ASSERT_EQ(jpg[2], 0xff);
   ASSERT_EQ(jpg[3], 0xe0);
   jpg[4 + 2 + 7] = 3;  // unit 3: none JFIF defines
   save(dir.file("bad.jpg"), jpg);
-  const RunResult r = gpuimg({dir.file("bad.jpg"), dir.file("out.png")});
+  RunResult r = gpuimg({dir.file("bad.jpg"), dir.file("out.png")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("a JPEG's JFIF density, whose unit or size is out of range"), std::string::npos) << r.err;
   EXPECT_FALSE(png_phys(load(dir.file("out.png"))).found);
+  // No unit and 0:0, which some writers put for no aspect: none, unsaid.
+  jpg[4 + 2 + 7] = 0;
+  for (int i = 8; i < 12; ++i) jpg[4 + 2 + i] = 0;
+  save(dir.file("zero.jpg"), jpg);
+  r = gpuimg({dir.file("zero.jpg"), dir.file("zero.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(png_phys(load(dir.file("zero.png"))).found);
 }
 
 TEST(Resolution, BatchKeepsIt) {
   TempDir dir;
   fs::create_directory(dir / "in");
-  write_at(dir.file("in/a.png"), random_image(5, 4, 3, Depth::U8, 11), {Unit::inch, 300, 300});
+  write_at(dir.file("in/a.png"), random_image(5, 4, 3, Depth::U8, 11), {Unit::inch, 300, 150});
   const RunResult r = gpuimg({dir.file("in"), dir.file("out/"), "--rotate", "90", "--format", "jpg"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Stated s = jfif_density_of(load(dir.file("out/a.jpg")));
-  EXPECT_TRUE(s.found && s.unit == 1 && s.x == 300 && s.y == 300);
+  EXPECT_TRUE(s.found && s.unit == 1 && s.x == 150 && s.y == 300);
 }
 
 }  // namespace

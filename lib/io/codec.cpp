@@ -23,6 +23,7 @@
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
 #include "pixel_data_checks.hpp"
+#include "resolution.hpp"
 #include "png_encoder.hpp"
 
 namespace gpuimg {
@@ -177,13 +178,28 @@ PngSettings png_settings(int level) {
 
 // `metadata`: what the format holds of it (metadata_to_write); what the
 // encoder still could not carry of it is added to `notes`.
+// BMP's pixels per metre (bytes 38 and 42 of the header both writers
+// write): a size only, no aspect alone.
+void put_bmp_resolution(Bytes& bmp, const Resolution& r) {
+  if (r.unit == Resolution::Unit::aspect) return;
+  const StoredDensity d = png_density(r);
+  for (int i = 0; i < 4; ++i) {
+    bmp[38 + i] = static_cast<std::uint8_t>(d.x >> 8 * i);
+    bmp[42 + i] = static_cast<std::uint8_t>(d.y >> 8 * i);
+  }
+}
+
 Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Metadata& metadata,
              std::vector<std::string>& notes) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level), png_metadata_chunks(metadata));
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample, metadata);
   if (format == Format::webp) return webp_with_metadata(encode_webp(img), metadata);
   if (format == Format::pnm) return encode_pnm(img);
-  if (format == Format::bmp && img.channels == 1) return encode_gray_bmp(img);
+  if (format == Format::bmp) {
+    Bytes bmp = img.channels == 1 ? encode_gray_bmp(img) : encode_with_stb(img, format);
+    put_bmp_resolution(bmp, metadata.resolution);
+    return bmp;
+  }
 #if GPUIMG_WITH_TIFF
   if (format == Format::tiff) return encode_tiff(img, metadata, &notes);
 #endif
@@ -392,8 +408,10 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
   const OutputFormat& format = output_format_or_throw(path, opts.format);
   const Layout layout = stored_layout(format, img.channels, img.depth);
   std::vector<std::string> notes = lossy_layout_notes(format, img, layout);
-  Metadata kept = opts.strip ? Metadata{} : metadata_to_write(metadata, format.format, layout.channels, notes);
-  if (opts.strip && holds_resolution(format.format)) kept.resolution = metadata.resolution;
+  // --strip keeps the resolution, and says where the format holds none.
+  Metadata resolution_only;
+  resolution_only.resolution = metadata.resolution;
+  const Metadata kept = metadata_to_write(opts.strip ? resolution_only : metadata, format.format, layout.channels, notes);
   Bytes encoded;
   try {
     const bool as_is = layout.channels == img.channels && layout.depth == img.depth;

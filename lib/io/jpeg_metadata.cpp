@@ -55,6 +55,8 @@ void read_jfif(const std::uint8_t* seg, std::size_t n, Metadata& out) {
   const std::uint8_t* d = seg + sizeof kJfifId;
   if (n < sizeof kJfifId + 7) return out.ignored.push_back("a JPEG's JFIF segment cut short");
   const StoredDensity density{d[2], std::uint32_t{d[3]} << 8 | d[4], std::uint32_t{d[5]} << 8 | d[6]};
+  // Some writers state no aspect as 0:0, which libjpeg takes without a word.
+  if (density.unit == 0 && (density.x == 0 || density.y == 0)) return;
   if (density.unit > 2 || density.x == 0 || density.y == 0)
     return out.ignored.push_back("a JPEG's JFIF density, whose unit or size is out of range");
   out.resolution = jfif_resolution(density);

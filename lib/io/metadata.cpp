@@ -6,6 +6,7 @@
 #include "exif_block.hpp"
 #include "joined.hpp"
 #include "metadata_formats.hpp"
+#include "resolution.hpp"
 
 namespace gpuimg {
 namespace {
@@ -42,6 +43,19 @@ void fit(Metadata& m, std::size_t icc_max, std::size_t exif_max, std::size_t xmp
   cap(m.xmp, xmp_max, "XMP packet");
 }
 
+bool holds_resolution(Format format) {
+  return format == Format::png || format == Format::jpeg || format == Format::tiff || format == Format::bmp;
+}
+
+// BITMAPINFOHEADER and the headers after it: pixels per metre, signed, at
+// bytes 38 and 42; 0 states none, as stb_image_write writes.
+void read_bmp_resolution(const Bytes& b, Metadata& out) {
+  if (b.size() < 46 || detail::read_uint(b, 14, 4, false) < 40) return;
+  const auto x = static_cast<std::int32_t>(detail::read_uint(b, 38, 4, false));
+  const auto y = static_cast<std::int32_t>(detail::read_uint(b, 42, 4, false));
+  if (x > 0 && y > 0) out.resolution = png_resolution({1, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
+}
+
 }  // namespace
 
 std::string icc_problem(const Bytes& icc) {
@@ -58,6 +72,7 @@ Metadata read_metadata(const InputFile& input, int frame) {
   if (input.format == Format::png) read_png_metadata(input.bytes, m);
   if (input.format == Format::jpeg) read_jpeg_metadata(input.bytes, m);
   if (input.format == Format::webp) read_webp_metadata(input.bytes, m);
+  if (input.format == Format::bmp) read_bmp_resolution(input.bytes, m);
 #if GPUIMG_WITH_TIFF
   if (input.format == Format::tiff) read_tiff_metadata(input.bytes, frame, m);
 #else
@@ -76,10 +91,6 @@ Metadata read_metadata(const InputFile& input, int frame) {
     m.orientation = exif.orientation;
   }
   return m;
-}
-
-bool holds_resolution(Format format) {
-  return format == Format::png || format == Format::jpeg || format == Format::tiff;
 }
 
 Metadata metadata_to_write(const Metadata& given, Format format, int channels, std::vector<std::string>& notes) {
@@ -112,16 +123,20 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
     fit(m, kJpegIccMax, kJpegExifMax, kJpegXmpMax, "a JPEG holds", notes);
     return m;
   }
-  // WebP holds the three blocks and no resolution; the other formats none.
+  // WebP holds the three blocks and no resolution; BMP the resolution
+  // alone; the other formats none.
   const bool blocks = format == Format::webp;
   std::vector<std::string> items;
   if (!blocks && !m.icc.empty()) items.push_back("ICC profile");
   if (!blocks && !m.exif.empty()) items.push_back("EXIF");
   if (!blocks && !m.xmp.empty()) items.push_back("XMP");
-  if (given.resolution.given()) items.push_back("resolution");
+  if (given.resolution.given() && format != Format::bmp) items.push_back("resolution");
   if (!items.empty())
     notes.push_back(std::string(format_name(format)) + " holds no " + joined(items, ", ", " or ") + without(items.size()));
-  return blocks ? m : Metadata{};
+  if (blocks) return m;
+  Metadata kept;
+  kept.resolution = m.resolution;
+  return kept;
 }
 
 }  // namespace gpuimg

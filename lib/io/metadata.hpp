@@ -14,8 +14,8 @@ namespace gpuimg {
 // How large the pixels are on paper: PNG's pHYs, JPEG's JFIF density,
 // TIFF's XResolution, YResolution and ResolutionUnit. Each number is kept in
 // the unit its file stated, so that a file read and written in one format
-// gives the numbers back; a PNG's pixels per metre are read as pixels per
-// inch (times 0.0254), the unit the tools that show them show.
+// gives the numbers back; PNG's and BMP's pixels per metre are read as
+// pixels per inch (resolution.hpp), the unit the tools that show them show.
 struct Resolution {
   // aspect: no length, only the pixels' shape, x to y. In JFIF's order, 0 to 2.
   enum class Unit { aspect, inch, centimetre };

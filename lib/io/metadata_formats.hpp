@@ -47,8 +47,6 @@ Bytes webp_with_metadata(Bytes webp, const Metadata& m);
 // profile where it is for another colour space, an item larger than the
 // format holds, and all of them in a format that holds none.
 Metadata metadata_to_write(const Metadata& given, Format format, int channels, std::vector<std::string>& notes);
-// PNG, JPEG and TIFF; --strip keeps the resolution, as ImageMagick's does.
-bool holds_resolution(Format format);
 
 // The problem with a profile whose 128-byte header is missing
 // or gives another length than it has; empty for one that is whole.

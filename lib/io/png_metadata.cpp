@@ -91,6 +91,7 @@ void read_phys(const Bytes& b, std::size_t at, std::size_t end, Metadata& out) {
 
 void put_phys(Bytes& out, const Resolution& r) {
   const StoredDensity d = png_density(r);
+  if (!d.says_something()) return;
   const std::uint8_t data[9] = {std::uint8_t(d.x >> 24), std::uint8_t(d.x >> 16), std::uint8_t(d.x >> 8),
                                 std::uint8_t(d.x),       std::uint8_t(d.y >> 24), std::uint8_t(d.y >> 16),
                                 std::uint8_t(d.y >> 8),  std::uint8_t(d.y),       std::uint8_t(d.unit)};
@@ -107,17 +108,19 @@ void put_itxt_xmp(Bytes& out, const Bytes& xmp) {
 }  // namespace
 
 void read_png_metadata(const Bytes& b, Metadata& out) {
-  bool icc_seen = false, exif_seen = false, xmp_seen = false, phys_seen = false;
+  bool icc_seen = false, exif_seen = false, xmp_seen = false, phys_seen = false, idat_seen = false;
   for (std::size_t pos = 8; b.size() >= pos && b.size() - pos >= 12;) {
     const std::uint64_t len = detail::read_uint(b, pos, 4, true);
     if (len > 0x7fffffff || len > b.size() - pos - 12) return;  // PNG's lengths are below 2^31
     const std::string type(b.begin() + static_cast<std::ptrdiff_t>(pos + 4), b.begin() + static_cast<std::ptrdiff_t>(pos + 8));
     if (type == "IEND") return;
+    idat_seen = idat_seen || type == "IDAT";
     const std::size_t at = pos + 8, end = at + len;
     pos = end + 4;
-    // The first of each: PNG allows one iCCP, eXIf and pHYs, and XMP has one packet.
+    // The first of each: PNG allows one iCCP, eXIf and pHYs, and XMP has one
+    // packet. A pHYs after the pixels is one libpng and PNG readers ignore.
     const bool first = (type == "iCCP" && !icc_seen) || (type == "eXIf" && !exif_seen) ||
-                       (type == "pHYs" && !phys_seen) || (type == "iTXt" && !xmp_seen && is_xmp(b, at, end));
+                       (type == "pHYs" && !phys_seen && !idat_seen) || (type == "iTXt" && !xmp_seen && is_xmp(b, at, end));
     if (!first) continue;
     icc_seen = icc_seen || type == "iCCP";
     exif_seen = exif_seen || type == "eXIf";

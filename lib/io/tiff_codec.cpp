@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <climits>
-#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
@@ -438,13 +437,14 @@ void read_tiff_metadata(const Bytes& file, int frame, Metadata& out) {
     out.orientation = orientation;
   float x = 0, y = 0;
   if (TIFFGetField(tif.get(), TIFFTAG_XRESOLUTION, &x) == 1 && TIFFGetField(tif.get(), TIFFTAG_YRESOLUTION, &y) == 1) {
-    std::uint16_t unit = RESUNIT_INCH;  // TIFF's default
+    // TIFF's default, the inch, also where libtiff refused a unit past 1 to 3.
+    std::uint16_t unit = RESUNIT_INCH;
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_RESOLUTIONUNIT, &unit);
     using U = Resolution::Unit;
-    if (x > 0 && y > 0 && std::isfinite(x) && std::isfinite(y) && unit >= RESUNIT_NONE && unit <= RESUNIT_CENTIMETER)
+    if (x > 0 && y > 0)
       out.resolution = {unit == RESUNIT_INCH ? U::inch : unit == RESUNIT_CENTIMETER ? U::centimetre : U::aspect, x, y};
     else
-      out.ignored.push_back("a TIFF's resolution, whose unit or size is out of range");
+      out.ignored.push_back("a TIFF's resolution of 0");
   }
   const std::string problem = out.icc.empty() ? "" : icc_problem(out.icc);
   if (!problem.empty()) {
