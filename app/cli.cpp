@@ -278,13 +278,28 @@ std::string input_named(const std::string& path) {
   return in && !std::filesystem::exists(path, e) ? in->file : path;
 }
 
+// Whether two writable extensions write the same files: jpg and jpeg, tif
+// and tiff; not pgm and ppm.
+bool same_output(const std::string& a, const std::string& b) {
+  const OutputFormat* x = output_format_for(a);
+  const OutputFormat* y = output_format_for(b);
+  return x && y && x->format == y->format && x->channels == y->channels;
+}
+
 // OUTPUT's FMT: prefix, where it has one, moved into `format`, which must
-// not name another.
+// not name another. A word before a ':' that names no format is refused
+// as a mistyped one ("pgn:out.png"): a file named so is ./pgn:out.png.
 void take_output_prefix(std::string& output, std::string& format) {
   const std::optional<Prefixed> out = format_prefix(output);
+  const std::size_t colon = output.find(':');
+  const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
+  if (!out && colon != std::string::npos && colon > 0 &&
+      std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
+    throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +
+                     "; a file named so is ./" + output + ")");
   if (!out) return;
   if (!writable(out->format)) throw UsageError(output + ": gpuimg reads " + out->format + " but does not write it");
-  if (!format.empty() && parse_format(format) != parse_format(out->format))
+  if (!format.empty() && !same_output(parse_format(format), out->format))
     throw UsageError("--format " + format + " and OUTPUT " + output + " name different formats");
   format = out->format;
   output = out->file;
@@ -604,13 +619,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       throw UsageError(cmd.input + ": is a folder; to process the images in it, end OUTPUT with '/' (" + cmd.output +
                        "/), the folder they go to");
     cmd.input = input_named(cmd.input);
-    // "xyz:-": stdout in a format gpuimg does not know (a file named so is ./xyz:-).
-    const std::size_t colon = cmd.output.find(':');
-    const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
-    if (!format_prefix(cmd.output) && colon != std::string::npos && colon > 0 && cmd.output.substr(colon) == ":-" &&
-        std::all_of(cmd.output.begin(), cmd.output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
-      throw UsageError(cmd.output + ": '" + cmd.output.substr(0, colon) + "' is no format gpuimg writes (" +
-                       writable_list() + ")");
     take_output_prefix(cmd.output, format);
     if (cmd.output == "-" && format.empty())
       throw UsageError("OUTPUT -: stdout has no extension to choose a format by: give --format EXT, or EXT:- (png:-)");

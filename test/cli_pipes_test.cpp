@@ -206,6 +206,20 @@ TEST(CliPipes, FormatColonFileInABatchAndInCompare) {
   r = run_binary({"a.png", "gif:gifs/"}, {tmp.path()});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "gpuimg: gif:gifs/: gpuimg reads gif but does not write it (see gpuimg --help)\n");
+  // Two names of one format agree; a mistyped prefix is refused, not made a file's name.
+  r = run_binary({"a.png", "--format", "jpeg", "jpg:same.jpg"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "same.jpg"));
+  r = run_binary({"a.png", "--format", "pgm", "ppm:x.ppm"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2);
+  for (const std::string typo : {"pgn:out.png", "xyz:out/"}) {
+    r = run_binary({"a.png", "b.png", typo}, {tmp.path()});
+    EXPECT_EQ(r.status, 2) << typo;
+    r = run_binary({"a.png", typo}, {tmp.path()});
+    EXPECT_EQ(r.status, 2) << typo;
+    EXPECT_NE(r.err.find(typo + ": '" + typo.substr(0, 3) + "' is no format gpuimg writes ("), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(tmp / typo));
+  }
 
   r = run_binary({"compare", "png:a.png", "png:" + scene, "-q"}, {tmp.path()});
   EXPECT_EQ(r.status, 0) << r.err;
