@@ -133,6 +133,9 @@ TEST(ResolutionNumbers, AnAspectKeepsItsRatio) {
   EXPECT_TRUE(c.x == 2000 && c.y == 1000);
   EXPECT_TRUE(png_density({Unit::aspect, 3, 2}).x == 3 && png_density({Unit::aspect, 3, 2}).y == 2);
   EXPECT_FALSE(png_density({Unit::aspect, 7, 7}).says_something());
+  // Past the field: the larger term its most, the nearest ratio it holds.
+  const StoredDensity d = jfif_density({Unit::aspect, 70000, 1});
+  EXPECT_TRUE(d.x == 65535 && d.y == 1) << d.x << ":" << d.y;
 }
 
 TEST(ResolutionNumbers, WholeNumbersAreRoundedHalfUpAndHeldToTheirField) {
@@ -142,10 +145,10 @@ TEST(ResolutionNumbers, WholeNumbersAreRoundedHalfUpAndHeldToTheirField) {
   EXPECT_EQ(j.y, 65535u);
   EXPECT_EQ(jfif_density({Unit::inch, 71.5, 72.49}).x, 72u);
   EXPECT_EQ(jfif_density({Unit::inch, 71.5, 72.49}).y, 72u);
-  // An aspect past the field: its smaller term made 1000, the other held.
+  // An aspect past the field: its larger term the field's most.
   const StoredDensity p = png_density({Unit::aspect, 2, 1e12});
   EXPECT_EQ(p.unit, 0);
-  EXPECT_EQ(p.x, 1000u);
+  EXPECT_EQ(p.x, 1u);
   EXPECT_EQ(p.y, 0x7fffffffu);
 }
 
@@ -226,6 +229,16 @@ TEST(Resolution, BmpHoldsPixelsPerMetre) {
   EXPECT_FALSE(png_phys(load(dir.file("rgb.png"))).found);
   ASSERT_EQ(gpuimg({dir.file("none.png"), "--grayscale", dir.file("gray.bmp")}).status, 0);
   EXPECT_EQ(bmp_ppm(load(dir.file("gray.bmp"))), std::make_pair(2835u, 2835u));
+  // An aspect alone: none stated, not 72 dpi, and -v says so.
+  write_at(dir.file("tall.png"), random_image(5, 3, 3, Depth::U8, 14), {Unit::aspect, 1, 2});
+  for (const std::string gray : {"", "--grayscale"}) {
+    std::vector<std::string> args = {dir.file("tall.png"), "-v", dir.file("tall.bmp")};
+    if (!gray.empty()) args.insert(args.begin() + 1, gray);
+    const RunResult r = gpuimg(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(bmp_ppm(load(dir.file("tall.bmp"))), std::make_pair(0u, 0u)) << gray;
+    EXPECT_NE(r.err.find(": BMP holds no resolution; written without it\n"), std::string::npos) << r.err;
+  }
 }
 
 TEST(Resolution, CentimetresAndAspectStayAsStated) {

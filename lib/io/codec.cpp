@@ -179,10 +179,10 @@ PngSettings png_settings(int level) {
 // `metadata`: what the format holds of it (metadata_to_write); what the
 // encoder still could not carry of it is added to `notes`.
 // BMP's pixels per metre (bytes 38 and 42 of the header both writers
-// write): a size only, no aspect alone.
+// write): a size only; an aspect alone is written as none (0).
 void put_bmp_resolution(Bytes& bmp, const Resolution& r) {
-  if (r.unit == Resolution::Unit::aspect) return;
-  const StoredDensity d = png_density(r);
+  if (!r.given()) return;
+  const StoredDensity d = r.unit == Resolution::Unit::aspect ? StoredDensity{0, 0, 0} : png_density(r);
   for (int i = 0; i < 4; ++i) {
     bmp[38 + i] = static_cast<std::uint8_t>(d.x >> 8 * i);
     bmp[42 + i] = static_cast<std::uint8_t>(d.y >> 8 * i);

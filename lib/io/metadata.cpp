@@ -130,7 +130,8 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
   if (!blocks && !m.icc.empty()) items.push_back("ICC profile");
   if (!blocks && !m.exif.empty()) items.push_back("EXIF");
   if (!blocks && !m.xmp.empty()) items.push_back("XMP");
-  if (given.resolution.given() && format != Format::bmp) items.push_back("resolution");
+  if (given.resolution.given() && (format != Format::bmp || given.resolution.unit == Resolution::Unit::aspect))
+    items.push_back("resolution");
   if (!items.empty())
     notes.push_back(std::string(format_name(format)) + " holds no " + joined(items, ", ", " or ") + without(items.size()));
   if (blocks) return m;

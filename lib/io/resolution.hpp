@@ -28,11 +28,12 @@ inline std::uint32_t whole_density(double v, std::uint32_t most) {
 }
 
 // An aspect's two terms as whole numbers of the same ratio: as they are
-// where they are whole and in range, else the smaller made 1000.
+// where they are whole and in range, else the smaller made 1000, or the
+// larger `most` where that would pass it.
 inline StoredDensity aspect_density(double x, double y, std::uint32_t most) {
   if (x == std::floor(x) && y == std::floor(y) && x >= 1 && y >= 1 && x <= most && y <= most)
     return {0, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)};
-  const double scale = 1000 / std::min(x, y);
+  const double scale = std::min(1000 / std::min(x, y), most / std::max(x, y));
   return {0, whole_density(x * scale, most), whole_density(y * scale, most)};
 }
 
