@@ -1,6 +1,8 @@
 // The resample skeleton: every op of Kind::resample, through the tables in
-// its stage data (resample.hpp): a pass along x into the stage's scratch
-// and one along y out of it, each only where its axis changes size. Every
+// its stage data (resample.hpp): one kernel of tiles where both axes change
+// size and resample_tiles.cu takes the image; else a pass along x into the
+// stage's scratch and one along y out of it, each only where its axis
+// changes size. Every
 // path sums the same integer products as the CPU's resample_pixel, exactly,
 // so the order of the sums makes no difference to the bytes. Along x, runs
 // longer than kMinStripTaps go through shared memory a strip of outputs at
@@ -13,6 +15,7 @@
 
 #include "byte_lanes.hpp"
 #include "cuda_launch.hpp"
+#include "resample_paths.hpp"
 #include "row_segments.cuh"
 
 namespace gpuimg {
@@ -263,6 +266,10 @@ template <class T, int C> cudaError_t resample(const CudaStage& s, const Resampl
     nearest_kernel<T, C><<<blocks_for(1LL * s.out.width * s.out.height), kThreads, 0, s.stream>>>(
         static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.out.width, s.out.height, t.x, t.y);
     return cudaGetLastError();
+  }
+  if constexpr (sizeof(T) == 1) {
+    bool ran = false;
+    if (cudaError_t e = launch_resample_tiles(s, t, h, ran); e != cudaSuccess || ran) return e;
   }
   const bool alpha = resize_premultiplies(t.filter, C);
   if (t.y_kept)

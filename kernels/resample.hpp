@@ -158,6 +158,7 @@ struct ResampleTables {
   ResizeFilter filter;
   ResampleTable x, y;
   bool x_kept, y_kept;  // the axis keeps its size: its pass is skipped
+  bool byte_weights;    // every weight lies in [-2^23, 2^23): three bytes, the high one signed
 };
 
 // What lies between the two passes: the input's rows at the output's width.
@@ -165,7 +166,8 @@ inline std::size_t resample_scratch_bytes(const Shape& in, const Shape& out) {
   return std::size_t(out.width) * std::size_t(in.height) * std::size_t(in.channels) * std::size_t(in.bytes);
 }
 
-constexpr int kResampleHeader = 7;  // filter, then in, out and taps of x, then of y
+// The filter, then in, out and taps of x, then of y, then byte_weights.
+constexpr int kResampleHeader = 8;
 
 inline ResampleTables unpack_resample(const std::int32_t* header, const std::int32_t* base) {
   const int out_x = header[2], taps_x = header[3], out_y = header[5], taps_y = header[6];
@@ -174,7 +176,7 @@ inline ResampleTables unpack_resample(const std::int32_t* header, const std::int
   const std::int32_t* by = wx + std::ptrdiff_t(out_x) * taps_x;
   const std::int32_t* wy = by + 2 * out_y;
   return {static_cast<ResizeFilter>(header[0]), {bx, wx, taps_x}, {by, wy, taps_y}, header[1] == out_x,
-          header[4] == out_y};
+          header[4] == out_y, header[7] != 0};
 }
 
 }  // namespace gpuimg

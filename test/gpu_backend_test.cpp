@@ -336,6 +336,35 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
       }
 }
 
+// --resize's one kernel of tiles (resample_tiles.cu), 8-bit gray and RGB
+// with both axes changing: 64 output columns a tile and 16 to 64 rows, so
+// sides around those; runs of up to 32 taps in groups of four (1, 2, 3, 4, 6
+// and 8 groups: enlarging, halving, a third, a fifth), and past them (a
+// seventh), where the two passes take it; rows of whole words and not
+// (word and byte stores); 2 and 4 channels take the passes.
+TEST(GpuBackend, ResizeTiles) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 2100;
+  for (int channels = 1; channels <= 4; ++channels)
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{1, 70}, std::pair{70, 1}, std::pair{63, 65}, std::pair{64, 64},
+                        std::pair{130, 129}, std::pair{333, 201}}) {
+      const Image in = random_image(w, h, channels, Depth::U8, seed++);
+      for (const char* size : {"50%", "33%", "20%", "14%", "230%", "65x31", "128x130"})
+        for (ResizeFilter f : kResizeFilters) {
+          const std::string arg = std::string(size) + ":" + resize_filter_name(f);
+          SCOPED_TRACE(arg + " of " + shape(in));
+          expect_backends_agree(in, {parse_stage("resize", {arg})});
+        }
+    }
+  for (int channels : {1, 3}) {
+    const Image in = random_image(1920, 1080, channels, Depth::U8, seed++);
+    for (const char* size : {"50%", "230%", "1000x563"}) {
+      SCOPED_TRACE(std::string(size) + " of " + shape(in));
+      expect_backends_agree(in, {parse_stage("resize", {size})});
+    }
+  }
+}
+
 // Rows that keep their axes move in segments of up to 2033 bytes (677 RGB
 // pixels), turned, for flop and rotate 180, three words of 4 RGB or 2
 // RGB 16-bit pixels a lane and the rest a pixel a lane: widths around the

@@ -239,6 +239,29 @@ TEST(ResizePlan, EightBitSumsFitASigned32BitInt) {
   EXPECT_GT(most, kResampleOne);
 }
 
+// The GPU's tiles (kernels/resample_tiles.cu) split each weight into three
+// bytes, the high one signed: the stage data says whether every weight of
+// both axes fits, and over every size up to 48 each does.
+TEST(ResizePlan, StageDataSaysWhetherEveryWeightSplitsIntoThreeBytes) {
+  for (ResizeFilter f : kResizeFilters)
+    for (int in = 1; in <= 48; ++in)
+      for (int out = 1; out <= 48; ++out) {
+        const ResamplePlan plan{f, plan_axis(f, in, out), plan_axis(f, out, in)};
+        const std::vector<std::int32_t> data = pack_resample(plan);
+        ASSERT_TRUE(unpack_resample(data.data(), data.data()).byte_weights)
+            << resize_filter_name(f) << " " << in << "->" << out;
+      }
+  ResamplePlan plan{ResizeFilter::cubic, plan_axis(ResizeFilter::cubic, 5, 3), plan_axis(ResizeFilter::cubic, 3, 5)};
+  for (std::int32_t w : {1 << 23, -(1 << 23) - 1}) {
+    plan.y.weights.back() = w;
+    const std::vector<std::int32_t> data = pack_resample(plan);
+    EXPECT_FALSE(unpack_resample(data.data(), data.data()).byte_weights) << w;
+  }
+  plan.y.weights.back() = -(1 << 23);
+  const std::vector<std::int32_t> data = pack_resample(plan);
+  EXPECT_TRUE(unpack_resample(data.data(), data.data()).byte_weights);
+}
+
 TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
   EXPECT_TRUE(plan_axis(ResizeFilter::lanczos3, 9, 9).skipped());
   EXPECT_FALSE(plan_axis(ResizeFilter::lanczos3, 9, 8).skipped());
