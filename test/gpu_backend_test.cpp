@@ -342,6 +342,7 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // and 8 groups: enlarging, halving, a third, a fifth), and past them (a
 // seventh), where the two passes take it; rows of whole words and not
 // (word and byte stores); 2 and 4 channels take the passes.
+// ResizeTilesFullHd takes whole images of many tiles.
 TEST(GpuBackend, ResizeTiles) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 2100;
@@ -356,6 +357,11 @@ TEST(GpuBackend, ResizeTiles) {
           expect_backends_agree(in, {parse_stage("resize", {arg})});
         }
     }
+}
+
+TEST(GpuBackend, ResizeTilesFullHd) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 2200;
   for (int channels : {1, 3}) {
     const Image in = random_image(1920, 1080, channels, Depth::U8, seed++);
     for (const char* size : {"50%", "230%", "1000x563"}) {
