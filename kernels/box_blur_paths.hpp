@@ -1,12 +1,19 @@
 #pragma once
 // The box blur's one-pass CUDA paths; box_blur.cu chooses among them and
 // its own two passes.
+#include <cstdint>
+
 #include "cuda_launch.hpp"
 
 namespace gpuimg {
 
-// One pass, no scratch, for radius <= Blur::kMaxFusedRadius.
-cudaError_t launch_fused_blur(const CudaStage& s, int radius);
+// One pass, no scratch, for radius <= Blur::kMaxFusedRadius: at 8 bits
+// (box_blur_fused_u8.cu) or 16 (box_blur_fused_u16.cu).
+template <class T> cudaError_t launch_fused_blur_of(const CudaStage& s, int radius);
+inline cudaError_t launch_fused_blur(const CudaStage& s, int radius) {
+  return s.in.bytes == 1 ? launch_fused_blur_of<std::uint8_t>(s, radius)
+                         : launch_fused_blur_of<std::uint16_t>(s, radius);
+}
 
 // The same radii for 8-bit images whose rows are whole 16-byte vectors:
 // one pass, no shared memory, where fits_vector_blur says so.

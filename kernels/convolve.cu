@@ -1,5 +1,5 @@
 // Convolve on the GPU (ops/convolve.hpp): kernels up to
-// kMaxSmallConvolveSide on the exact path take convolve_small.cu; the rest
+// kMaxSmallConvolveSide on the exact path take convolve_small.cuh; the rest
 // take the kernel here, which walks each output's window in the pinned
 // order, in double, or in float where the sums are exact.
 //

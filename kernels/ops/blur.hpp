@@ -53,7 +53,7 @@ struct Blur {
   }
 
   // On the GPU, radii up to this run in one pass with each warp's window in
-  // registers (box_blur_fused.cu; box_blur_vectors.cu for 8-bit rows of whole
+  // registers (box_blur_fused.cuh; box_blur_vectors.cu for 8-bit rows of whole
   // 16-byte vectors), and need no scratch.
   static constexpr int kMaxFusedRadius = 8;
 

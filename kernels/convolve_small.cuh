@@ -1,3 +1,4 @@
+#pragma once
 // Convolutions on the exact path (ops/convolve.hpp) with sides up to
 // kMaxSmallConvolveSide, the 5x5 of the speed target among them: the
 // kernel's sum is exact in float there, so each thread keeps a block of
@@ -23,6 +24,9 @@
 // Staged as floats (four bytes a sample, converted once a sample) the tile
 // took 51 KB, four blocks an SM, and converting it cost a third of the
 // kernel's instructions: 0.443 ms at 8K RGB on the H100, NPP 0.278.
+//
+// Compiled once a depth (convolve_small_u8.cu, convolve_small_u16.cu), so
+// that the two halves, each of many kernels, build side by side.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -322,8 +326,8 @@ template <class T> cudaError_t launch_tiles(const CudaStage& s, const Convolve::
 
 }  // namespace
 
-cudaError_t launch_small_convolve(const CudaStage& s, const Convolve::Params& p) {
-  return s.in.bytes == 1 ? launch_tiles<std::uint8_t>(s, p) : launch_tiles<std::uint16_t>(s, p);
+template <class T> cudaError_t launch_small_convolve_of(const CudaStage& s, const Convolve::Params& p) {
+  return launch_tiles<T>(s, p);
 }
 
 }  // namespace gpuimg

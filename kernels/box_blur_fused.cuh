@@ -1,3 +1,4 @@
+#pragma once
 // Box blur in one pass, for radii up to Blur::kMaxFusedRadius: the input is
 // read once and the output written once, with no intermediate image.
 //
@@ -14,6 +15,9 @@
 // the sums stay in registers, and (2R+1)^2 is a constant divisor, which
 // compiles to a multiply. Fused (8-bit): the pass's tables apply to each
 // sample a lane takes from a staged row and to each result (pass_tables.cuh).
+//
+// Compiled once a depth (box_blur_fused_u8.cu, box_blur_fused_u16.cu), so
+// that the two halves, each of many kernels, build side by side.
 #include <algorithm>
 #include <cstdint>
 
@@ -274,9 +278,8 @@ template <class T> cudaError_t launch_channels(const CudaStage& s, int radius) {
 
 }  // namespace
 
-cudaError_t launch_fused_blur(const CudaStage& s, int radius) {
-  return s.in.bytes == 1 ? launch_channels<std::uint8_t>(s, radius)
-                                 : launch_channels<std::uint16_t>(s, radius);
+template <class T> cudaError_t launch_fused_blur_of(const CudaStage& s, int radius) {
+  return launch_channels<T>(s, radius);
 }
 
 }  // namespace gpuimg

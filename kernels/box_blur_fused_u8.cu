@@ -1,0 +1,6 @@
+// box_blur_fused.cuh's kernels at 8 bits.
+#include "box_blur_fused.cuh"
+
+namespace gpuimg {
+template cudaError_t launch_fused_blur_of<std::uint8_t>(const CudaStage& s, int radius);
+}  // namespace gpuimg
