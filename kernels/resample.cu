@@ -230,7 +230,10 @@ cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int 
   const bool strips = along_x && host.taps > kMinStripTaps && (height + kStripRows - 1) / kStripRows <= kMaxGridY;
   if (const std::size_t smem = strips ? strip_bytes<C>(host, out_len) : 0; strips && smem <= kMaxStripBytes) {
     const auto kernel = strip_kernel<T, C>;
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    // The kernel's limit, the same for every launch: batch lanes launch from
+    // several threads, and one's smaller limit would fail another's launch.
+    if (cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxStripBytes));
         e != cudaSuccess)
       return e;
     const dim3 grid((out_len + kStrip - 1) / kStrip, (height + kStripRows - 1) / kStripRows);

@@ -24,7 +24,9 @@ namespace gpuimg {
 namespace {
 
 constexpr int kTileW = 64;  // output columns a block
-constexpr std::size_t kRoomForFive = 40 * 1024, kRoomForTwo = 100 * 1024;
+// Shared memory a block: the most for five blocks an H100 SM, and for two
+// (within the 99 KB a block that other GPUs allow).
+constexpr std::size_t kRoomForFive = 40 * 1024, kRoomForTwo = 96 * 1024;
 
 // Four taps' weights, split by byte: tap k's in byte k of each word.
 struct SplitWeights {
@@ -92,7 +94,7 @@ struct TileLayout {
 // The word of the image's bytes from byte 4 i, any bytes past `size` zero.
 __device__ std::uint32_t image_word(const std::uint8_t* src, std::size_t i, std::size_t size) {
   std::uint32_t w = 0;
-  for (std::size_t b = 4 * i; b < size; ++b) w |= std::uint32_t(src[b]) << (8 * (b - 4 * i));
+  for (std::size_t b = 4 * i; b < size && b < 4 * i + 4; ++b) w |= std::uint32_t(src[b]) << (8 * (b - 4 * i));
   return w;
 }
 
@@ -199,7 +201,7 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
 
   // The tile's rows, by words where every output row starts on one.
   const int row_bytes = width * C;
-  if (out_w * C % 4 == 0) {
+  if (std::size_t(out_w) * C % 4 == 0) {
     const int words = row_bytes / 4;
     for (int i = threadIdx.x; i < height * words; i += T) {
       const int j = i / words, k = i - j * words;
@@ -242,7 +244,9 @@ TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int cha
 template <int C, int G>
 cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout& layout) {
   const auto kernel = tile_kernel<C, G>;
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(layout.bytes));
+  // The limit belongs to the kernel, not the launch, and batch lanes launch
+  // from several threads: always the same one, the most any layout takes.
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kRoomForTwo));
       e != cudaSuccess)
     return e;
   const dim3 grid((s.out.width + kTileW - 1) / kTileW, (s.out.height + layout.rows - 1) / layout.rows);

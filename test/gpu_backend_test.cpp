@@ -341,8 +341,10 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // sides around those; runs of up to 32 taps in groups of four (1, 2, 3, 4, 6
 // and 8 groups: enlarging, halving, a third, a fifth), and past them (a
 // seventh), where the two passes take it; rows of whole words and not
-// (word and byte stores); 2 and 4 channels take the passes.
-// ResizeTilesFullHd takes whole images of many tiles.
+// (word and byte stores); 2 and 4 channels take the passes; a tile whose
+// input run is more groups of four pixels than the block has threads (box
+// shrinking 17 and 20 times). ResizeTilesFullHd takes whole images of many
+// tiles.
 TEST(GpuBackend, ResizeTiles) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 2100;
@@ -357,6 +359,11 @@ TEST(GpuBackend, ResizeTiles) {
           expect_backends_agree(in, {parse_stage("resize", {arg})});
         }
     }
+  for (auto [channels, size] : {std::pair{1, "120x128:box"}, std::pair{3, "100x128:box"}}) {
+    const Image in = random_image(2048, 64, channels, Depth::U8, seed++);
+    SCOPED_TRACE(std::string(size) + " of " + shape(in));
+    expect_backends_agree(in, {parse_stage("resize", {size})});
+  }
 }
 
 TEST(GpuBackend, ResizeTilesFullHd) {
