@@ -2,9 +2,9 @@
 // its stage data (resample.hpp): one kernel of tiles where both axes change
 // size and resample_tiles.cu takes the image; else a pass along x into the
 // stage's scratch and one along y out of it, each only where its axis
-// changes size. Every
-// path sums the same integer products as the CPU's resample_pixel, exactly,
-// so the order of the sums makes no difference to the bytes. Along x, runs
+// changes size. Every path sums the same integer products as the CPU's
+// resample_pixel, exactly, so the order of the sums makes no difference to
+// the bytes. Along x, runs
 // longer than kMinStripTaps go through shared memory a strip of outputs at
 // a time (strip_kernel); along y, rows of whole words go a word of samples
 // a thread (column_words_kernel); the rest take one thread an output pixel
@@ -105,17 +105,6 @@ int nearest_step(const ResampleTable& host, int out_len) {
 constexpr int kStrip = 128;
 constexpr int kStripRows = 8;
 
-struct StripSpan {
-  int first, pixels;  // the strip's input run
-};
-
-// Outputs x0 .. x1 - 1's run of input pixels; bounds ascend, so it runs
-// from the first output's first to the last output's end.
-GPUIMG_HD StripSpan strip_span(const ResampleTable& t, int x0, int x1) {
-  const int first = t.bounds[2 * x0];
-  return {first, t.bounds[2 * (x1 - 1)] + t.bounds[2 * (x1 - 1) + 1] - first};
-}
-
 // An output's weights in shared memory, padded with zeros to whole groups
 // of four (one 16-byte read), and spaced so that the eight threads of a
 // 16-byte read's phase hit different banks.
@@ -129,7 +118,7 @@ __global__ void __launch_bounds__(kStrip)
   using Acc = typename ResampleAccumulator<T>::type;
   extern __shared__ __align__(16) std::int32_t shared[];
   const int x0 = blockIdx.x * kStrip, x1 = min(x0 + kStrip, out_w);
-  const StripSpan span = strip_span(t, x0, x1);
+  const ResampleSpan span = resample_span(t, x0, x1);
   const int taps = strip_taps(t.taps), stride = strip_stride(t.taps);
   std::int32_t* weights = shared;                   // kStrip x stride
   std::int32_t* samples = shared + kStrip * stride;  // (span.pixels + taps) x C: a zero weight may read past the run
@@ -214,7 +203,7 @@ __global__ void __launch_bounds__(256)
 template <int C> std::size_t strip_bytes(const ResampleTable& host, int out_len) {
   int longest = 0;
   for (int x0 = 0; x0 < out_len; x0 += kStrip)
-    longest = std::max(longest, strip_span(host, x0, std::min(x0 + kStrip, out_len)).pixels);
+    longest = std::max(longest, resample_span(host, x0, std::min(x0 + kStrip, out_len)).pixels);
   return sizeof(std::int32_t) *
          (std::size_t(kStrip) * strip_stride(host.taps) + std::size_t(longest + strip_taps(host.taps)) * C);
 }

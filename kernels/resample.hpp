@@ -76,6 +76,17 @@ template <class T, class Acc> GPUIMG_HD T resample_round(Acc sum) {
   return T(v < 0 ? 0 : (v > SampleTraits<T>::max ? SampleTraits<T>::max : v));
 }
 
+// The run of input samples that outputs i0 .. i1 - 1 read along one axis:
+// runs ascend, so it goes from the first output's first sample to the last
+// output's end. The GPU's strips and tiles stage it in shared memory.
+struct ResampleSpan {
+  int first, pixels;
+};
+GPUIMG_HD ResampleSpan resample_span(const ResampleTable& t, int i0, int i1) {
+  const int first = t.bounds[2 * i0];
+  return {first, t.bounds[2 * (i1 - 1)] + t.bounds[2 * (i1 - 1) + 1] - first};
+}
+
 // Nearest is not a weighted sum in Pillow (it is an affine transform that
 // copies whole pixels); its tables have one tap of weight 1 per output, and
 // this is the input index that output i copies.

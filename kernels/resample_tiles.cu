@@ -72,16 +72,6 @@ __device__ __forceinline__ std::uint8_t run_sample(const std::uint32_t* words, u
   return resample_round<std::uint8_t>(static_cast<std::int32_t>(low + (middle << 8) + (high << 16)));
 }
 
-// A tile's run of input pixels along one axis: outputs i0 .. i1 - 1 read
-// from `first` for `pixels`; runs ascend (strip_span in resample.cu).
-struct Span {
-  int first, pixels;
-};
-GPUIMG_HD Span tile_span(const ResampleTable& t, int i0, int i1) {
-  const int first = t.bounds[2 * i0];
-  return {first, t.bounds[2 * (i1 - 1)] + t.bounds[2 * (i1 - 1) + 1] - first};
-}
-
 // Shared memory, in bytes, as the host plans it for the longest spans.
 struct TileLayout {
   int rows;        // output rows a tile
@@ -127,7 +117,7 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
   std::uint8_t* out = shared + layout.out_at;
   const int x0 = blockIdx.x * kTileW, x1 = min(x0 + kTileW, out_w);
   const int y0 = blockIdx.y * layout.rows, y1 = min(y0 + layout.rows, out_h);
-  const Span sx = tile_span(tx, x0, x1), sy = tile_span(ty, y0, y1);
+  const ResampleSpan sx = resample_span(tx, x0, x1), sy = resample_span(ty, y0, y1);
   const int width = x1 - x0, height = y1 - y0;
   const int plane_bytes = layout.in_rows * layout.in_pitch;
 
@@ -221,7 +211,8 @@ int round_up(int v, int m) { return (v + m - 1) / m * m; }
 // The longest span of any tile of `n` outputs along a table of `len` outputs.
 int longest_span(const ResampleTable& t, int len, int n) {
   int longest = 0;
-  for (int i0 = 0; i0 < len; i0 += n) longest = std::max(longest, tile_span(t, i0, std::min(i0 + n, len)).pixels);
+  for (int i0 = 0; i0 < len; i0 += n)
+    longest = std::max(longest, resample_span(t, i0, std::min(i0 + n, len)).pixels);
   return longest;
 }
 
