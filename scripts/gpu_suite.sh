@@ -15,12 +15,14 @@
 #
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
-# 575: on a fresh machine the build took 100 s, the tests and sanitizers
-# 325 s, the benchmarks 135 s; the archive and copies take seconds), the
-# sanitizers leaving the benchmarks BENCH_SECONDS (default 120,
-# COMPARE_SECONDS of it, default 40, for compare's; BENCH_RUNS, default 10,
-# the most runs a row), and a step cut short says so in the summary
-# (RESULT: FAIL), which always prints.
+# 575). On a fresh H100 machine the build took 105 s and the benchmarks
+# about 130 s; the tests and sanitizers ran 340 s and, run before the
+# benchmarks, left them too little time three calls in a row. So the
+# benchmarks run first, on an idle GPU (BENCH_RUNS, default 10, the most
+# runs a row, under BENCH_SECONDS, default 150; the compare benchmark under
+# COMPARE_SECONDS, default 40), and the tests and sanitizers after them in
+# what is left. A step cut short says so in the summary (RESULT: FAIL),
+# which always prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build-gpu/logs
@@ -35,15 +37,16 @@ status=0
 
 step() { printf '\n=== %s\n' "$*"; }
 deadline=$((SECONDS + ${GPU_SUITE_SECONDS:-575}))
-bench_seconds=${BENCH_SECONDS:-120}
 left() { local l=$((deadline - SECONDS - ${1:-0})); echo $((l > 10 ? l : 10)); }
-# timed NAME RESERVE CMD...: CMD under what is left less RESERVE seconds;
-# a step cut short is named in $logs/cut.txt (it may run in a pipeline's
-# subshell).
+# timed NAME SECONDS CMD...: CMD for at most SECONDS (0: all that is left)
+# and what is left; a step cut short is named in $logs/cut.txt (it may run
+# in a pipeline's subshell).
 timed() {
-  local name=$1 reserve=$2
+  local name=$1 most=$2 limit
   shift 2
-  timeout "$(left "$reserve")" "$@"
+  limit=$(left)
+  [ "$most" -eq 0 ] || [ "$most" -ge "$limit" ] || limit=$most
+  timeout "$limit" "$@"
   local rc=$?
   [ $rc -ne 124 ] || echo "$name" >>"$logs/cut.txt"
   return $rc
@@ -63,6 +66,13 @@ tests=build-gpu/test/gpuimg_tests
 # Each target's compile time, to see what holds up the build.
 cp build-gpu/.ninja_log "$logs/" 2>/dev/null
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/device.txt"
+
+step "benchmark"
+GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark "${BENCH_SECONDS:-150}" scripts/bench_gpu.sh "${BENCH_RUNS:-10}" |
+  tee "$logs/bench.txt" ||
+  status=1
+GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" "${COMPARE_SECONDS:-40}" scripts/bench_compare.sh 1 >"$logs/compare.txt" ||
+  status=1
 
 # The sanitizers slow kernels 10-100x: they take the matrix at its small
 # sizes and the pipeline tests, not the 1080p radius sweep and resizes, the
@@ -92,39 +102,40 @@ same_kernels+=':GpuBackend.GaussianAndUnsharpAtTileEdges'
 # sanitize NAME TOOL FILTER [TOOL OPTIONS]
 sanitize() {
   local name=$1 tool=$2 filter=$3
-  timeout "$(left "$bench_seconds")" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:4}" "$tests" \
+  timeout "$(left)" compute-sanitizer --tool "$tool" --error-exitcode 99 "${@:4}" "$tests" \
     --gtest_filter="$filter" >"$logs/$name.log" 2>&1
   echo $? >"$logs/$name.rc"
 }
 
 # Everything below shares the one GPU and 16 cores: ctest and the sanitizers
-# run at once, racecheck, the slowest, as five shards of its tests and
-# memcheck as two. One memcheck was cut on a machine that
-# had to build everything first: the CLI tests start a process per image,
-# each taking seconds to start under the sanitizer (35 golden pictures,
-# 144 s). synccheck, like racecheck, looks within kernels and skips the CLI
-# tests.
+# run at once, in shards. memcheck takes the batch's CLI tests but not the
+# other CLI tests: each starts a process per image, seconds each under the
+# sanitizer (233 s of the two shards' 624 s), to run kernels the backend
+# tests run. synccheck, like racecheck, looks within kernels and skips the
+# CLI tests.
 step "ctest (all tests) and compute-sanitizer memcheck, racecheck and synccheck, at once"
 # memcheck counts a CUDA call that fails as an error: one test makes one
 # fail on purpose (a kernel name a library lacks) and checks the message.
 api_error='GpuRuntimeKernel.UnknownNameIsADeviceErrorNamingIt'
 for shard in 0 1; do
   GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
-    sanitize "memcheck$shard" memcheck "$gpu_tests:-$big:$api_error" --leak-check full &
+    sanitize "memcheck$shard" memcheck "Gpu*:CliGpuBatch.*:PixelHelpers.*:-$big:$api_error" --leak-check full &
+  GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
+    sanitize "synccheck$shard" synccheck "Gpu*:PixelHelpers.*:-$big" &
 done
-sanitize synccheck synccheck "Gpu*:PixelHelpers.*:-$big" &
-# The two longest under racecheck (85 s and 75 s on the H100) take a shard of
-# their own: with three shards by index they fell in one, with the wide
-# blurs, and it ran 346 s where the others ran 127 s and 297 s.
-longest_race='GpuBlurStrips.MatchesCpuAtStripEdges:GpuMap.EveryFunctionGivesTheCpuBytes'
-for shard in 0 1 2 3; do
-  GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$shard \
-    sanitize "racecheck$shard" racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels:$longest_race" &
+# The two longest under racecheck (227 s and 91 s on the H100) take a shard
+# each: together they ran 318 s, and four shards by index of the rest up
+# to 323 s, now five.
+longest_race=(GpuMap.EveryFunctionGivesTheCpuBytes GpuBlurStrips.MatchesCpuAtStripEdges)
+for shard in 0 1 2 3 4; do
+  GTEST_TOTAL_SHARDS=5 GTEST_SHARD_INDEX=$shard \
+    sanitize "racecheck$shard" racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels:${longest_race[0]}:${longest_race[1]}" &
 done
-sanitize racecheck4 racecheck "$longest_race" &
+sanitize racecheck5 racecheck "${longest_race[0]}" &
+sanitize racecheck6 racecheck "${longest_race[1]}" &
 # ctest runs each test in its own process, the GPU tests among them: they are
 # counted from its log rather than run a second time.
-timed ctest "$bench_seconds" ctest --test-dir build-gpu --output-on-failure -j 8 >"$logs/ctest.log" 2>&1 || status=1
+timed ctest 0 ctest --test-dir build-gpu --output-on-failure -j 6 >"$logs/ctest.log" 2>&1 || status=1
 tail -5 "$logs/ctest.log"
 ctest_line=$(grep -E 'tests passed' "$logs/ctest.log" | tail -1)
 gpu_lines=$(grep -E 'Test +#[0-9]+: (Gpu|CliGpu|PixelHelpers)' "$logs/ctest.log")
@@ -134,7 +145,8 @@ gpu_failed=$(($(grep -c . <<<"$gpu_lines") - gpu_run - gpu_skipped))
 [ "$gpu_skipped" -eq 0 ] && [ "$gpu_run" -gt 0 ] || status=1
 echo "GPU tests: passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 wait
-for name in memcheck0 memcheck1 synccheck racecheck0 racecheck1 racecheck2 racecheck3 racecheck4; do
+sanitizers=(memcheck0 memcheck1 synccheck0 synccheck1 racecheck0 racecheck1 racecheck2 racecheck3 racecheck4 racecheck5 racecheck6)
+for name in "${sanitizers[@]}"; do
   rc=$(cat "$logs/$name.rc")
   [ "$rc" -eq 0 ] || status=1
   [ "$rc" -ne 124 ] || echo "$name" >>"$logs/cut.txt"
@@ -143,19 +155,12 @@ for name in memcheck0 memcheck1 synccheck racecheck0 racecheck1 racecheck2 racec
   eval "${name}_rc=$rc"
 done
 
-step "benchmark"
-GPUIMG_STB_INCLUDE_DIR=$stb_dir OUT=$logs timed benchmark "${COMPARE_SECONDS:-40}" scripts/bench_gpu.sh "${BENCH_RUNS:-10}" |
-  tee "$logs/bench.txt" ||
-  status=1
-GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" 0 scripts/bench_compare.sh 1 >"$logs/compare.txt" ||
-  status=1
-
 step "summary"
 {
   echo "GPU SUITE on $(cat "$logs/device.txt")"
   echo "  ctest: ${ctest_line:-no result}"
   echo "  GPU tests: $gpu_run passed, $gpu_failed failed, $gpu_skipped skipped"
-  echo "  compute-sanitizer: memcheck exit $memcheck0_rc and $memcheck1_rc (two shards), racecheck exit $racecheck0_rc, $racecheck1_rc, $racecheck2_rc, $racecheck3_rc and $racecheck4_rc (five shards), synccheck exit $synccheck_rc"
+  echo "  compute-sanitizer: memcheck exit $memcheck0_rc $memcheck1_rc, synccheck exit $synccheck0_rc $synccheck1_rc, racecheck exit $racecheck0_rc $racecheck1_rc $racecheck2_rc $racecheck3_rc $racecheck4_rc $racecheck5_rc $racecheck6_rc (a number a shard)"
   echo "  bench 7680x4320 rgb8: gpuimg ms (x copy), then gpuimg/peer time:"
   # bench_gpu.sh's columns: op size type impl ms GB/s x-copy gpuimg/peer ...
   awk '$2=="7680x4320" && $3=="rgb8" {
