@@ -1,12 +1,14 @@
-// --resize in one kernel, for 8-bit images without alpha: a block makes a
-// tile of kTileW x th output pixels. It loads the input pixels the tile
-// reads into shared memory, a plane a channel; makes the horizontal pass
-// of every input row the tile's vertical pass reads, into shared memory
-// again, each output column's samples contiguous (a column of bytes); then
-// the vertical pass from those columns, and writes the tile. The image
-// crosses memory once each way, where the two passes (resample.cu) write
-// and read back the intermediate image: 7680x4320 RGB to half size by
-// lanczos3 took them 0.326 ms on the H100.
+// --resize in one kernel, for 8-bit images without alpha and runs shorter
+// than kMmaTileTaps (resample_paths.hpp; longer ones take the tensor
+// cores, resample_tiles_mma.cu): a block makes a tile of kTileW x th
+// output pixels. It loads the input pixels the tile reads into shared
+// memory, a plane a channel (resample_tiles.cuh); makes the horizontal
+// pass of every input row the tile's vertical pass reads, into shared
+// memory again, each output column's samples contiguous (a column of
+// bytes); then the vertical pass from those columns, and writes the tile.
+// The image crosses memory once each way, where the two passes
+// (resample.cu) write and read back the intermediate image: 7680x4320 RGB
+// to half size by lanczos3 took them 0.326 ms on the H100.
 //
 // Both passes sum a run of bytes that lie side by side in shared memory:
 // four taps at a time, by dp4a (four byte products and a sum in one
@@ -18,15 +20,12 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "resample_paths.hpp"
+#include "resample_tiles.cuh"
 
 namespace gpuimg {
 namespace {
 
-constexpr int kTileW = 64;  // output columns a block
-// Shared memory a block: the most for five blocks an H100 SM, and for two
-// (within the 99 KB a block that other GPUs allow).
-constexpr std::size_t kRoomForFive = 40 * 1024, kRoomForTwo = 96 * 1024;
+using namespace resample_tiles;
 
 // Four taps' weights, split by byte: tap k's in byte k of each word.
 struct SplitWeights {
@@ -81,24 +80,6 @@ struct TileLayout {
   std::size_t weights_at, from_at, planes_at, mid_at, out_at, bytes;
 };
 
-// The word of the image's bytes from byte 4 i, any bytes past `size` zero.
-__device__ std::uint32_t image_word(const std::uint8_t* src, std::size_t i, std::size_t size) {
-  std::uint32_t w = 0;
-  for (std::size_t b = 4 * i; b < size && b < 4 * i + 4; ++b) w |= std::uint32_t(src[b]) << (8 * (b - 4 * i));
-  return w;
-}
-
-// Four pixels of C channels from 4C bytes in C words, as a word a channel.
-template <int C> __device__ __forceinline__ void planar(std::uint32_t (&w)[C]);
-template <> __device__ __forceinline__ void planar<1>(std::uint32_t (&)[1]) {}
-template <> __device__ __forceinline__ void planar<3>(std::uint32_t (&w)[3]) {
-  // Bytes 0..11 are R G B of pixels 0..3: R at 0 3 6 9, G at 1 4 7 10, B at 2 5 8 11.
-  const std::uint32_t r = __byte_perm(__byte_perm(w[0], w[1], 0x0630), w[2], 0x5210);
-  const std::uint32_t g = __byte_perm(__byte_perm(w[0], w[1], 0x0741), w[2], 0x6210);
-  const std::uint32_t b = __byte_perm(__byte_perm(w[0], w[1], 0x0052), w[2], 0x7410);
-  w[0] = r, w[1] = g, w[2] = b;
-}
-
 // A block: kTileW output columns by C channels, kRowsAtOnce<C> rows of them
 // at a time in the vertical pass (256 threads for gray, 192 for RGB).
 template <int C> constexpr int kRowsAtOnce = C == 1 ? 4 : 1;
@@ -115,40 +96,14 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
   std::uint8_t* planes = shared + layout.planes_at;
   std::uint8_t* mid = shared + layout.mid_at;
   std::uint8_t* out = shared + layout.out_at;
-  const int x0 = blockIdx.x * kTileW, x1 = min(x0 + kTileW, out_w);
-  const int y0 = blockIdx.y * layout.rows, y1 = min(y0 + layout.rows, out_h);
-  const ResampleSpan sx = resample_span(tx, x0, x1), sy = resample_span(ty, y0, y1);
-  const int width = x1 - x0, height = y1 - y0;
+  const auto [x0, y0, width, height, sx, sy] = block_tile(tx, ty, out_w, out_h, layout.rows);
   const int plane_bytes = layout.in_rows * layout.in_pitch;
 
   for (int i = threadIdx.x; i < height * G; i += T)
     wy[i] = split_weights(ty.weights + std::ptrdiff_t(y0 + i / G) * ty.taps, ty.taps, i % G);
   for (int j = threadIdx.x; j < height; j += T) from_y[j] = ty.bounds[2 * (y0 + j)] - sy.first;
 
-  // The input rows, four pixels a thread, a plane a channel; (r, q) steps
-  // through the rows' groups without a division a step.
-  const int groups = (sx.pixels + 3) / 4;
-  const std::size_t size = std::size_t(in_w) * in_h * C;
-  const int rows_a_step = T / groups, groups_a_step = T - rows_a_step * groups;
-  for (int r = threadIdx.x / groups, q = threadIdx.x - r * groups; r < sy.pixels;) {
-    const std::size_t at = (std::size_t(sy.first + r) * in_w + sx.first + 4 * q) * C;
-    std::uint32_t u[C + 1], w[C];
-    if (at / 4 * 4 + 4 * (C + 1) <= size) {
-#pragma unroll
-      for (int k = 0; k <= C; ++k) u[k] = reinterpret_cast<const std::uint32_t*>(src)[at / 4 + k];
-    } else {
-#pragma unroll
-      for (int k = 0; k <= C; ++k) u[k] = image_word(src, at / 4 + k, size);
-    }
-#pragma unroll
-    for (int k = 0; k < C; ++k) w[k] = __funnelshift_r(u[k], u[k + 1], 8 * (at % 4));
-    planar<C>(w);
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      reinterpret_cast<std::uint32_t*>(planes + c * plane_bytes + r * layout.in_pitch)[q] = w[c];
-    r += rows_a_step, q += groups_a_step;
-    if (q >= groups) q -= groups, ++r;
-  }
+  stage_input<C, T>(src, in_w, in_h, sx, sy, planes, plane_bytes, layout.in_pitch);
   __syncthreads();
 
   // The horizontal pass: a thread an output column, its weights in
@@ -189,31 +144,7 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
   }
   __syncthreads();
 
-  // The tile's rows, by words where every output row starts on one.
-  const int row_bytes = width * C;
-  if (std::size_t(out_w) * C % 4 == 0) {
-    const int words = row_bytes / 4;
-    for (int i = threadIdx.x; i < height * words; i += T) {
-      const int j = i / words, k = i - j * words;
-      reinterpret_cast<std::uint32_t*>(dst + (std::size_t(y0 + j) * out_w + x0) * C)[k] =
-          reinterpret_cast<const std::uint32_t*>(out + j * kTileW * C)[k];
-    }
-  } else {
-    for (int i = threadIdx.x; i < height * row_bytes; i += T) {
-      const int j = i / row_bytes, k = i - j * row_bytes;
-      dst[(std::size_t(y0 + j) * out_w + x0) * C + k] = out[j * kTileW * C + k];
-    }
-  }
-}
-
-int round_up(int v, int m) { return (v + m - 1) / m * m; }
-
-// The longest span of any tile of `n` outputs along a table of `len` outputs.
-int longest_span(const ResampleTable& t, int len, int n) {
-  int longest = 0;
-  for (int i0 = 0; i0 < len; i0 += n)
-    longest = std::max(longest, resample_span(t, i0, std::min(i0 + n, len)).pixels);
-  return longest;
+  store_tile<C, T>(out, dst, out_w, x0, y0, width, height);
 }
 
 TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int channels, int groups, int rows) {
@@ -232,30 +163,11 @@ TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int cha
   return l;
 }
 
-template <int C, int G>
-cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout& layout) {
-  const auto kernel = tile_kernel<C, G>;
-  // The limit belongs to the kernel, not the launch, and batch lanes launch
-  // from several threads: always the same one, the most any layout takes.
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kRoomForTwo));
-      e != cudaSuccess)
-    return e;
-  const dim3 grid((s.out.width + kTileW - 1) / kTileW, (s.out.height + layout.rows - 1) / layout.rows);
-  kernel<<<grid, kBlockThreads<C>, layout.bytes, s.stream>>>(static_cast<const std::uint8_t*>(s.src),
-                                                    static_cast<std::uint8_t*>(s.dst), s.in.width, s.in.height,
-                                                    s.out.width, s.out.height, t.x, t.y, layout);
-  return cudaGetLastError();
-}
-
 template <int C>
 cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout& layout, int groups) {
   switch (groups) {
-    case 1: return launch<C, 1>(s, t, layout);
-    case 2: return launch<C, 2>(s, t, layout);
-    case 3: return launch<C, 3>(s, t, layout);
-    case 4: return launch<C, 4>(s, t, layout);
-    case 6: return launch<C, 6>(s, t, layout);
-    case 8: return launch<C, 8>(s, t, layout);
+    case 1: return launch_tiles(tile_kernel<C, 1>, kBlockThreads<C>, s, t, layout);
+    case 2: return launch_tiles(tile_kernel<C, 2>, kBlockThreads<C>, s, t, layout);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -268,25 +180,21 @@ cudaError_t launch_resample_tiles(const CudaStage& s, const ResampleTables& devi
   const int C = s.in.channels;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; };
   if (s.in.bytes != 1 || (C != 1 && C != 3) || !aligned(s.src) || !aligned(s.dst) ||
-      host.filter == ResizeFilter::nearest || host.x_kept || host.y_kept || !host.byte_weights ||
-      host.x.taps > kMaxTileTaps || host.y.taps > kMaxTileTaps)
+      host.filter == ResizeFilter::nearest || host.x_kept || host.y_kept || !host.byte_weights)
     return cudaSuccess;
-  const int needed = (std::max(host.x.taps, host.y.taps) + 3) / 4;
-  const int groups = needed <= 4 ? needed : (needed <= 6 ? 6 : 8);
-  // The tallest tile that leaves room for five blocks an SM, else for two:
-  // fewer input rows made twice where tiles meet, against more blocks to
-  // hide each one's loads. At 7680x4320 RGB on the H100, halving by
-  // lanczos3 took 0.188 ms in tiles of 16 rows (38 KB, five blocks), 0.213
-  // in 32 (63 KB, three), 0.226 in 8; doubling took 0.230 in 64 rows (31
-  // KB), 0.257 in 32.
-  for (std::size_t most : {kRoomForFive, kRoomForTwo})
-    for (int rows : {64, 32, 16, 8}) {
-      const TileLayout layout = plan_layout(host, s.out.width, s.out.height, C, groups, rows);
-      if (layout.bytes > most || (s.out.height + rows - 1) / rows > kMaxGridY) continue;
-      ran = true;
-      return C == 1 ? launch<1>(s, device, layout, groups) : launch<3>(s, device, layout, groups);
-    }
-  return cudaSuccess;
+  const int taps = std::max(host.x.taps, host.y.taps);
+  if (taps >= kMmaTileTaps) return launch_resample_mma_tiles(s, device, host, ran);
+  const int groups = (taps + 3) / 4;  // 1 or 2
+  // Room for five blocks an SM, else two. Measured at 7680x4320 RGB on the
+  // H100 when lanczos3 ran here: halving took 0.188 ms in tiles of 16 rows
+  // (38 KB, five blocks), 0.213 in 32 (63 KB, three), 0.226 in 8; doubling
+  // took 0.230 in 64 rows (31 KB), 0.257 in 32.
+  TileLayout layout;
+  if (!tallest_tile(kRoomForFive, kRoomForTwo, s.out.height,
+                    [&](int rows) { return plan_layout(host, s.out.width, s.out.height, C, groups, rows); }, layout))
+    return cudaSuccess;
+  ran = true;
+  return C == 1 ? launch<1>(s, device, layout, groups) : launch<3>(s, device, layout, groups);
 }
 
 }  // namespace gpuimg

@@ -336,15 +336,17 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
       }
 }
 
-// --resize's one kernel of tiles (resample_tiles.cu), 8-bit gray and RGB
-// with both axes changing: 64 output columns a tile and 16 to 64 rows, so
-// sides around those; runs of up to 32 taps in groups of four (1, 2, 3, 4, 6
-// and 8 groups: enlarging, halving, a third, a fifth), and past them (a
-// seventh), where the two passes take it; rows of whole words and not
-// (word and byte stores); 2 and 4 channels take the passes; a tile whose
-// input run is more groups of four pixels than the block has threads (box
-// shrinking 17 and 20 times). ResizeTilesFullHd takes whole images of many
-// tiles.
+// --resize's kernels of tiles, 8-bit gray and RGB with both axes changing:
+// 64 output columns a tile and 8 to 64 rows, so sides around those; runs
+// of up to 6 taps by dp4a (resample_tiles.cu) in one or two groups of four
+// (enlarging, halving by box and linear); longer ones on the tensor cores
+// (resample_tiles_mma.cu), eight outputs reading one to eight chunks of 32
+// inputs (enlarging by lanczos3, halving, a third, a fifth, a seventh, box
+// shrinking 17 and 20 times), and past them (lanczos3 shrinking 20 times),
+// where the two passes take it; rows of whole words and not (word and byte
+// stores); 2 and 4 channels take the passes; a tile whose input run is more
+// groups of four pixels than the block has threads (box shrinking 20
+// times). ResizeTilesFullHd takes whole images of many tiles.
 TEST(GpuBackend, ResizeTiles) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 2100;
@@ -359,7 +361,8 @@ TEST(GpuBackend, ResizeTiles) {
           expect_backends_agree(in, {parse_stage("resize", {arg})});
         }
     }
-  for (auto [channels, size] : {std::pair{1, "120x128:box"}, std::pair{3, "100x128:box"}}) {
+  for (auto [channels, size] : {std::pair{1, "120x128:box"}, std::pair{3, "100x128:box"},
+                                std::pair{3, "100x128:lanczos3"}}) {
     const Image in = random_image(2048, 64, channels, Depth::U8, seed++);
     SCOPED_TRACE(std::string(size) + " of " + shape(in));
     expect_backends_agree(in, {parse_stage("resize", {size})});
@@ -371,7 +374,7 @@ TEST(GpuBackend, ResizeTilesFullHd) {
   std::uint32_t seed = 2200;
   for (int channels : {1, 3}) {
     const Image in = random_image(1920, 1080, channels, Depth::U8, seed++);
-    for (const char* size : {"50%", "230%", "1000x563"}) {
+    for (const char* size : {"50%", "230%", "1000x563", "50%:linear", "230%:cubic"}) {
       SCOPED_TRACE(std::string(size) + " of " + shape(in));
       expect_backends_agree(in, {parse_stage("resize", {size})});
     }
