@@ -15,9 +15,10 @@
 #
 # The device tool stops a command at ten minutes and returns nothing of it
 # then: each step runs under what is left of GPU_SUITE_SECONDS (default
-# 575). On a fresh H100 machine the build took 105 s and the benchmarks
-# about 130 s; the tests and sanitizers ran 340 s and, run before the
-# benchmarks, left them too little time three calls in a row. So the
+# 575). On a fresh H100 machine the build took 105 to 125 s and the
+# benchmarks about 140 s; the tests and sanitizers ran 340 s and, run
+# before the benchmarks, left them too little time three calls in a row.
+# So the
 # benchmarks run first, on an idle GPU (BENCH_RUNS, default 10, the most
 # runs a row, under BENCH_SECONDS, default 150; the compare benchmark under
 # COMPARE_SECONDS, default 40), and the tests and sanitizers after them in
@@ -84,6 +85,10 @@ big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.Sharp
 big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
 big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel:GpuBackend.GaussianFullHd'
 big+=':GpuMap.LargeImagesInGroupsOfRowsGiveTheCpuBytes:GpuBackend.ResizeTilesFullHd'
+# --map's every function runs the kernel of a few shapes with other
+# arithmetic: 227 s under racecheck alone. GpuMap.EveryKernelShapeGivesTheCpuBytes
+# takes those shapes at the same sizes.
+big+=':GpuMap.EveryFunctionGivesTheCpuBytes'
 # racecheck, the slowest by far, takes one table op of the matrix (invert,
 # and normalize for its range): the others run the same kernels with other
 # tables. Of the median's matrix it takes the networks (R = 1 to 3) and
@@ -123,16 +128,14 @@ for shard in 0 1; do
   GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard \
     sanitize "synccheck$shard" synccheck "Gpu*:PixelHelpers.*:-$big" &
 done
-# The two longest under racecheck (227 s and 91 s on the H100) take a shard
-# each: together they ran 318 s, and four shards by index of the rest up
-# to 323 s, now five.
-longest_race=(GpuMap.EveryFunctionGivesTheCpuBytes GpuBlurStrips.MatchesCpuAtStripEdges)
+# The longest left under racecheck (91 s on the H100) takes a shard of its
+# own beside five by index.
+longest_race=GpuBlurStrips.MatchesCpuAtStripEdges
 for shard in 0 1 2 3 4; do
   GTEST_TOTAL_SHARDS=5 GTEST_SHARD_INDEX=$shard \
-    sanitize "racecheck$shard" racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels:${longest_race[0]}:${longest_race[1]}" &
+    sanitize "racecheck$shard" racecheck "Gpu*:PixelHelpers.*:-$big:$same_kernels:$longest_race" &
 done
-sanitize racecheck5 racecheck "${longest_race[0]}" &
-sanitize racecheck6 racecheck "${longest_race[1]}" &
+sanitize racecheck5 racecheck "$longest_race" &
 # ctest runs each test in its own process, the GPU tests among them: they are
 # counted from its log rather than run a second time.
 timed ctest 0 ctest --test-dir build-gpu --output-on-failure -j 6 >"$logs/ctest.log" 2>&1 || status=1
@@ -145,7 +148,7 @@ gpu_failed=$(($(grep -c . <<<"$gpu_lines") - gpu_run - gpu_skipped))
 [ "$gpu_skipped" -eq 0 ] && [ "$gpu_run" -gt 0 ] || status=1
 echo "GPU tests: passed $gpu_run, failed $gpu_failed, skipped $gpu_skipped"
 wait
-sanitizers=(memcheck0 memcheck1 synccheck0 synccheck1 racecheck0 racecheck1 racecheck2 racecheck3 racecheck4 racecheck5 racecheck6)
+sanitizers=(memcheck0 memcheck1 synccheck0 synccheck1 racecheck0 racecheck1 racecheck2 racecheck3 racecheck4 racecheck5)
 for name in "${sanitizers[@]}"; do
   rc=$(cat "$logs/$name.rc")
   [ "$rc" -eq 0 ] || status=1
@@ -160,7 +163,7 @@ step "summary"
   echo "GPU SUITE on $(cat "$logs/device.txt")"
   echo "  ctest: ${ctest_line:-no result}"
   echo "  GPU tests: $gpu_run passed, $gpu_failed failed, $gpu_skipped skipped"
-  echo "  compute-sanitizer: memcheck exit $memcheck0_rc $memcheck1_rc, synccheck exit $synccheck0_rc $synccheck1_rc, racecheck exit $racecheck0_rc $racecheck1_rc $racecheck2_rc $racecheck3_rc $racecheck4_rc $racecheck5_rc $racecheck6_rc (a number a shard)"
+  echo "  compute-sanitizer: memcheck exit $memcheck0_rc $memcheck1_rc, synccheck exit $synccheck0_rc $synccheck1_rc, racecheck exit $racecheck0_rc $racecheck1_rc $racecheck2_rc $racecheck3_rc $racecheck4_rc $racecheck5_rc (a number a shard)"
   echo "  bench 7680x4320 rgb8: gpuimg ms (x copy), then gpuimg/peer time:"
   # bench_gpu.sh's columns: op size type impl ms GB/s x-copy gpuimg/peer ...
   awk '$2=="7680x4320" && $3=="rgb8" {
