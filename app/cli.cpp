@@ -293,6 +293,9 @@ void take_output_prefix(std::string& output, std::string& format) {
   const std::optional<Prefixed> out = format_prefix(output);
   const std::size_t colon = output.find(':');
   const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
+  if (!out && colon != std::string::npos && colon + 1 == output.size() &&
+      image_extension(ascii_lower(std::string_view(output).substr(0, colon))))
+    throw UsageError(output + ": no file after the format (" + output + "- writes to stdout)");
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +
@@ -308,6 +311,26 @@ void take_output_prefix(std::string& output, std::string& format) {
 bool is_stream(const std::string& path) {
   const std::optional<Prefixed> p = format_prefix(path);
   return path == "-" || (p && p->file == "-");
+}
+
+// compare's paths with their format prefixes taken: stdin holds one image,
+// and stdout, where compare prints its report, takes the difference picture
+// only with -q.
+CompareCommand compare_command(CompareCommand c) {
+  c.expected = input_named(c.expected);
+  c.actual = input_named(c.actual);
+  if (!c.scope.mask.empty()) c.scope.mask = input_named(c.scope.mask);
+  if (is_stream(c.expected) + is_stream(c.actual) + (!c.scope.mask.empty() && is_stream(c.scope.mask)) > 1)
+    throw UsageError("compare: stdin holds one image: give - for one of EXPECTED, ACTUAL and --mask at most");
+  if (c.diff.empty()) return c;
+  std::string format;
+  take_output_prefix(c.diff, format);
+  if (c.diff == "-" && format.empty())
+    throw UsageError("--diff -: stdout has no extension to choose a format by: give EXT:- (png:-)");
+  if (c.diff == "-" && !c.quiet)
+    throw UsageError("--diff " + format + ":-: stdout holds compare's report: add -q, or write the picture to a file");
+  if (!format.empty()) c.diff_write.format = parse_format(format);
+  return c;
 }
 
 // stdin and stdout hold one image: a batch's inputs are files, and `-` as
@@ -583,11 +606,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
                          ": takes no operations, -v, -q, --report, --strip, --no-auto-orient or images of the "
                          "processing command");
-      if (compare.chosen()) {
-        result.compare = compare.command();
-        result.compare->expected = input_named(result.compare->expected);
-        result.compare->actual = input_named(result.compare->actual);
-      }
+      if (compare.chosen()) result.compare = compare_command(compare.command());
       if (golden.chosen()) result.golden = golden.command();
       if (report.chosen()) result.report = report.command();
       return result;

@@ -45,7 +45,7 @@ std::string text_report(const CompareCommand& cmd, const Image& e, const Compari
 
 int execute(const CompareCommand& cmd) {
   if (!cmd.diff.empty()) {
-    check_output_path(cmd.diff, {cmd.expected, cmd.actual, cmd.scope.mask});
+    check_output_path(cmd.diff, {cmd.expected, cmd.actual, cmd.scope.mask}, cmd.diff_write.format);
   }
   // Decoding is most of a comparison without SSIM (about 90% of a 4000x3000
   // PNG pair's CPU time, by perf): the two files decode at once.
@@ -66,7 +66,7 @@ int execute(const CompareCommand& cmd) {
 
   if (!cmd.diff.empty()) {
     if (c.mismatch.empty())
-      write_image(cmd.diff, diff_image(expected, actual, c));
+      write_image(cmd.diff, diff_image(expected, actual, c), cmd.diff_write);
     else
       print_message(cmd.diff + ": not written: the images differ in " + c.mismatch);
   }

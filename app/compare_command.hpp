@@ -17,6 +17,7 @@ namespace gpuimg {
 struct CompareCommand {
   std::string expected, actual;
   std::string diff;  // where to write the difference picture; empty: none
+  WriteOptions diff_write;  // its format, where --diff named one by prefix (png:diff.dat, png:-)
   bool json = false;
   bool quiet = false;    // -q: no report, the exit status alone (as cmp -s)
   bool verbose = false;  // -v: also the device that compared, on stderr

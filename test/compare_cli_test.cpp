@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ namespace gpuimg::test {
 namespace {
 
 std::string data(const char* name) { return (data_dir() / name).string(); }
+
+std::string bytes_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 // scene.png blurred once: many small differences from scene.png.
 std::string blurred_scene(const TempDir& tmp) {
@@ -168,6 +174,47 @@ TEST(CompareCli, DiffPicture) {
   EXPECT_FALSE(fs::exists(tmp / "none.png"));
   r = run_binary({"compare", data("scene.png"), blurred, "--diff", blurred});
   EXPECT_EQ(r.status, 2);
+}
+
+// --diff takes FMT:FILE as the processing command's OUTPUT does: a PNG in
+// a file named otherwise, or on stdout, which holds the report unless -q.
+TEST(CompareCli, DiffPictureInAFormatByPrefix) {
+  TempDir tmp;
+  const std::string blurred = blurred_scene(tmp);
+  const fs::path dat = tmp / "diff.dat";
+  RunResult r = run_binary({"compare", data("scene.png"), blurred, "--diff", "png:" + dat.string()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(shape(read_image(dat.string())), "320x200 RGB 8-bit");
+  EXPECT_EQ(bytes_of(dat).substr(0, 4), "\x89PNG");
+
+  r = run_binary({"compare", data("scene.png"), blurred, "--diff", "png:-", "-q"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out.substr(0, 4), "\x89PNG");
+  EXPECT_EQ(r.err, "");
+  for (const auto& [diff, says] : {std::pair<std::string, std::string>{"png:-", "stdout holds compare's report: add -q"},
+                                   {"-", "--diff -: stdout has no extension"},
+                                   {"pgn:d.png", "'pgn' is no format gpuimg writes"}}) {
+    r = run_binary({"compare", data("scene.png"), blurred, "--diff", diff});
+    EXPECT_EQ(r.status, 2) << diff;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// Standard input holds one image: two of the images as - is a usage error,
+// not a truncated second read.
+TEST(CompareCli, OneImageAtMostFromStdin) {
+  RunOptions from_stdin;
+  from_stdin.stdin_bytes = bytes_of(data("scene.png"));
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"compare", "-", "-"}, {"compare", "png:-", "-"}, {"compare", data("scene.png"), "-", "--mask", "-"}}) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    const RunResult r = run_binary(args, from_stdin);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("stdin holds one image"), std::string::npos) << r.err;
+  }
+  const RunResult r = run_binary({"compare", data("scene.png"), "-"}, from_stdin);
+  EXPECT_EQ(r.status, 0) << r.err;
 }
 
 void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
