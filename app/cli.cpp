@@ -313,6 +313,15 @@ bool is_stream(const std::string& path) {
   return path == "-" || (p && p->file == "-");
 }
 
+// Whether the batch would write a file named on its command line over itself.
+bool names_itself(const std::string& input, const BatchCommand& batch) {
+  try {
+    return same_file(input, named_file_output(input, batch.output_dir, batch.format));
+  } catch (const OutputError&) {
+    return false;  // a name no output can have: the batch reports it with the file
+  }
+}
+
 // compare's paths with their format prefixes taken: stdin holds one image,
 // and stdout, where compare prints its report, takes the difference picture
 // only with -q.
@@ -390,11 +399,17 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   batch.files_from = flags.files_from;
   if (!format.empty()) batch.format = parse_format(format);
   // Each output would be its own input: one refusal, not one a file.
-  if (batch.format.empty())
-    for (const std::string& p : batch.sources.paths)
-      if (std::error_code e; std::filesystem::is_directory(p, e) && same_file(p, batch.output_dir))
+  for (const std::string& p : batch.sources.paths) {
+    std::error_code e;
+    if (std::filesystem::is_directory(p, e)) {
+      if (batch.format.empty() && same_file(p, batch.output_dir))
         throw UsageError(p + ": is also the output folder, and gpuimg never overwrites its inputs: give another "
                              "OUTPUT folder (or --format, to write files of another kind beside them)");
+    } else if (names_itself(p, batch)) {
+      throw UsageError(p + ": its output would be the file itself, and gpuimg never overwrites its inputs: give "
+                           "another OUTPUT folder" + (batch.format.empty() ? " (or --format)" : " or format"));
+    }
+  }
   batch.jobs = flags.jobs ? parse_int_option("--jobs", *flags.jobs, 1, 1024)
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (flags.shard) batch.shard = parse_shard(*flags.shard);

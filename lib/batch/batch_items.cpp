@@ -75,6 +75,10 @@ std::string output_extension(const std::string& input, const std::string& format
 
 }  // namespace
 
+std::string named_file_output(const std::string& input, const std::string& output_dir, const std::string& format) {
+  return map_output(output_dir, file_name(input), output_extension(input, format));
+}
+
 Shard parse_shard(const std::string& text) {
   const auto slash = text.find('/');
   const std::string_view whole = text;

@@ -51,6 +51,10 @@ struct Interrupted : std::exception {
 // sorted list cover it exactly once.
 std::vector<BatchItem> take_shard(const std::vector<BatchItem>& items, Shard shard);
 
+// Where plan_batch writes a file named on the command line (not found in a
+// folder's walk); throws as map_output.
+std::string named_file_output(const std::string& input, const std::string& output_dir, const std::string& format);
+
 // output_dir/relative with its extension replaced by `extension`; throws
 // OutputError naming `relative` when it is empty, absolute or has a '..'
 // component, so no output can land outside output_dir.
