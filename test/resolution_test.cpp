@@ -9,6 +9,7 @@
 
 #include "metadata.hpp"
 #include "crafted_files.hpp"
+#include "exif_tags.hpp"
 #include "metadata_files.hpp"
 #include "resolution.hpp"
 #include "run_binary.hpp"
@@ -386,6 +387,63 @@ TEST(Resolution, DensitiesOutOfRangeAreSetAsideAndNamed) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_FALSE(png_phys(load(dir.file("zero.png"))).found);
+}
+
+// IFD0's XResolution and YResolution (x/1, y/den) and, where unit is not
+// 0, ResolutionUnit, as a camera writes them.
+Bytes exif_resolution(std::int64_t x, std::int64_t y, std::int64_t den, std::int64_t unit) {
+  std::vector<TagSpec> tags = {{EXIF_IFD_0, 0x011a, EXIF_FORMAT_RATIONAL, 1, {x, 1}},
+                               {EXIF_IFD_0, 0x011b, EXIF_FORMAT_RATIONAL, 1, {y, den}}};
+  if (unit) tags.push_back({EXIF_IFD_0, 0x0128, EXIF_FORMAT_SHORT, 1, {unit}});
+  return libexif_block(tags, false);
+}
+
+// A JPEG as a camera writes it: EXIF, and no JFIF segment.
+void write_camera_jpeg(const std::string& path, const Bytes& exif) {
+  write_at(path, random_image(4, 3, 3, Depth::U8, 12), Resolution{}, exif);
+  Bytes jpg = load(path);
+  ASSERT_EQ(jpg[3], 0xe0);  // gpuimg's writer puts JFIF first
+  jpg.erase(jpg.begin() + 2, jpg.begin() + 4 + (std::size_t{jpg[4]} << 8 | jpg[5]));
+  save(path, jpg);
+}
+
+// Where the format's own field says nothing, EXIF's resolution is the
+// image's, as Pillow and libvips take it: in its unit, the inch where it
+// names none, an aspect where it says "none"; JFIF's, where there is one,
+// comes first.
+TEST(Resolution, ACamerasJpegSaysItInExifAlone) {
+  TempDir dir;
+  struct Case {
+    Bytes exif;
+    Stated png;  // PNG's pHYs: unit 1 is the metre
+  };
+  for (const Case& c : {Case{exif_resolution(300, 300, 1, 2), {true, 1, 11811, 11811}},
+                        Case{exif_resolution(300, 150, 1, 0), {true, 1, 11811, 5906}},
+                        Case{exif_resolution(120, 60, 1, 3), {true, 1, 12000, 6000}},
+                        Case{exif_resolution(2, 1, 1, 1), {true, 0, 2, 1}}}) {
+    write_camera_jpeg(dir.file("camera.jpg"), c.exif);
+    const RunResult r = gpuimg({dir.file("camera.jpg"), dir.file("out.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Stated got = png_phys(load(dir.file("out.png")));
+    EXPECT_TRUE(got.found);
+    EXPECT_EQ(got.unit, c.png.unit);
+    EXPECT_EQ(got.x, c.png.x);
+    EXPECT_EQ(got.y, c.png.y);
+  }
+
+  write_at(dir.file("jfif.jpg"), random_image(4, 3, 3, Depth::U8, 13), {Unit::inch, 72, 72},
+           exif_resolution(300, 300, 1, 2));
+  ASSERT_EQ(gpuimg({dir.file("jfif.jpg"), dir.file("jfif.png")}).status, 0);
+  EXPECT_EQ(png_phys(load(dir.file("jfif.png"))).x, 2835);  // 72 dpi
+
+  for (const Bytes& bad : {exif_resolution(300, 300, 0, 2), exif_resolution(0, 300, 1, 2), exif_resolution(300, 300, 1, 4)}) {
+    write_camera_jpeg(dir.file("bad.jpg"), bad);
+    const RunResult r = gpuimg({dir.file("bad.jpg"), dir.file("bad.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("EXIF's resolution, whose unit or size is out of range"), std::string::npos) << r.err;
+    EXPECT_FALSE(png_phys(load(dir.file("bad.png"))).found);
+  }
 }
 
 TEST(Resolution, BatchKeepsIt) {

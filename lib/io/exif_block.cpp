@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 
 #include "header_dims.hpp"
 
@@ -85,6 +86,34 @@ struct Loaded {
     if (e->format == EXIF_FORMAT_LONG && e->size >= 4) return static_cast<int>(std::min<ExifLong>(exif_get_long(e->data, order), 9));
     return 0;
   }
+
+  // TIFF's resolution tags as EXIF repeats them in IFD0: two RATIONALs and
+  // a SHORT unit, 1 none, 2 inch (also where absent), 3 centimetre.
+  void resolution(ExifReading& out) const {
+    ExifContent* ifd0 = data->ifd[EXIF_IFD_0];
+    const ExifEntry* x = exif_content_get_entry(ifd0, EXIF_TAG_X_RESOLUTION);
+    const ExifEntry* y = exif_content_get_entry(ifd0, EXIF_TAG_Y_RESOLUTION);
+    const ExifEntry* unit = exif_content_get_entry(ifd0, EXIF_TAG_RESOLUTION_UNIT);
+    if (!x && !y) return;
+    const ExifByteOrder order = exif_data_get_byte_order(data.get());
+    const auto value = [&](const ExifEntry* e) {
+      if (!e || e->format != EXIF_FORMAT_RATIONAL || e->components < 1 || !e->data || e->size < 8) return 0.0;
+      const ExifRational r = exif_get_rational(e->data, order);
+      return r.denominator == 0 ? 0.0 : double(r.numerator) / r.denominator;
+    };
+    const double xv = value(x), yv = value(y);
+    int u = 2;
+    if (unit && unit->format == EXIF_FORMAT_SHORT && unit->components >= 1 && unit->data && unit->size >= 2)
+      u = exif_get_short(unit->data, order);
+    else if (unit)
+      u = 0;
+    if (xv <= 0 || yv <= 0 || u < 1 || u > 3) {
+      out.bad_resolution = true;
+      return;
+    }
+    using U = Resolution::Unit;
+    out.resolution = {u == 1 ? U::aspect : u == 2 ? U::inch : U::centimetre, xv, yv};
+  }
 };
 
 std::vector<ExifItem> items_of(const ExifContent* ifd) {
@@ -120,15 +149,23 @@ void add_items(ExifMem* mem, ExifContent* ifd, std::vector<ExifItem> items) {
   }
 }
 
+ExifReading corrupt(std::string problem) {
+  ExifReading r;
+  r.corrupt = true;
+  r.problem = std::move(problem);
+  return r;
+}
+
 }  // namespace
 
 ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
   ExifReading out;
-  if (exif.size() > 0xffffffffu - sizeof kExifHeader) return {true, "larger than 4 GiB", 1};  // libexif takes an unsigned int
+  if (exif.size() > 0xffffffffu - sizeof kExifHeader) return corrupt("larger than 4 GiB");  // libexif takes an unsigned int
   const Loaded loaded(exif);
-  if (loaded.complaints.corrupt) return {true, std::string("libexif: ") + loaded.complaints.first, 1};
-  if (loaded.empty()) return {true, "no entry libexif can read", 1};
+  if (loaded.complaints.corrupt) return corrupt(std::string("libexif: ") + loaded.complaints.first);
+  if (loaded.empty()) return corrupt("no entry libexif can read");
   if (const int v = loaded.orientation(); v >= 1 && v <= 8) out.orientation = v;
+  loaded.resolution(out);
   return out;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "metadata.hpp"
+
 namespace gpuimg {
 
 // What libexif makes of a TIFF-structured EXIF block (metadata.hpp's form).
@@ -17,6 +19,10 @@ struct ExifReading {
   bool corrupt = false;  // libexif reported corrupt data: the block is not to be trusted
   std::string problem;   // then, libexif's first complaint
   int orientation = 1;   // the Orientation tag of IFD0, 1 to 8; 1 where absent or out of range
+  // IFD0's XResolution and YResolution in ResolutionUnit (the inch where
+  // none is given, aspect where it says none); nothing given where absent.
+  Resolution resolution;
+  bool bad_resolution = false;  // present, but a value is zero, unbounded or not a RATIONAL, or the unit unknown
 };
 
 ExifReading read_exif(const std::vector<std::uint8_t>& exif);
