@@ -446,6 +446,30 @@ TEST(Resolution, ACamerasJpegSaysItInExifAlone) {
   }
 }
 
+// A JFIF density is 16 bits: past 65535 a unit, held at 65535, and -v says
+// so. A BMP's pixels per metre are signed: negative ones are set aside.
+TEST(Resolution, PastAJfifDensityIsHeldAndANegativeBmpSetAside) {
+  TempDir dir;
+  write_at(dir.file("fine.png"), random_image(4, 3, 3, Depth::U8, 15), {Unit::inch, 101600, 300});
+  RunResult r = gpuimg({dir.file("fine.png"), "-v", dir.file("fine.jpg")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Stated jpg = jfif_density_of(load(dir.file("fine.jpg")));
+  EXPECT_TRUE(jpg.found && jpg.unit == 1 && jpg.x == 65535 && jpg.y == 300);
+  EXPECT_NE(r.err.find(": the resolution 101600 by 300 per inch passes the 65535 a JFIF density holds; written as "
+                       "65535 by 300\n"),
+            std::string::npos)
+      << r.err;
+
+  ASSERT_EQ(gpuimg({dir.file("fine.png"), dir.file("a.bmp")}).status, 0);
+  Bytes bmp = load(dir.file("a.bmp"));
+  for (int i = 0; i < 4; ++i) bmp[42 + i] = 0xff;  // y: -1 pixel a metre
+  save(dir.file("negative.bmp"), bmp);
+  r = gpuimg({dir.file("negative.bmp"), dir.file("negative.png")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("a BMP's resolution, whose pixels per metre are negative"), std::string::npos) << r.err;
+  EXPECT_FALSE(png_phys(load(dir.file("negative.png"))).found);
+}
+
 TEST(Resolution, BatchKeepsIt) {
   TempDir dir;
   fs::create_directory(dir / "in");

@@ -6,6 +6,7 @@
 #include "exif_block.hpp"
 #include "joined.hpp"
 #include "metadata_formats.hpp"
+#include "number_text.hpp"
 #include "resolution.hpp"
 
 namespace gpuimg {
@@ -54,6 +55,7 @@ void read_bmp_resolution(const Bytes& b, Metadata& out) {
   const auto x = static_cast<std::int32_t>(detail::read_uint(b, 38, 4, false));
   const auto y = static_cast<std::int32_t>(detail::read_uint(b, 42, 4, false));
   if (x > 0 && y > 0) out.resolution = png_resolution({1, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
+  if (x < 0 || y < 0) out.ignored.push_back("a BMP's resolution, whose pixels per metre are negative");
 }
 
 }  // namespace
@@ -130,6 +132,12 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
   }
   if (format == Format::jpeg) {
     fit(m, kJpegIccMax, kJpegExifMax, kJpegXmpMax, "a JPEG holds", notes);
+    const Resolution& r = m.resolution;
+    if (r.unit != Resolution::Unit::aspect && std::max(r.x, r.y) >= kJfifMost + 0.5)
+      notes.push_back("the resolution " + number_text(r.x) + " by " + number_text(r.y) + " per " +
+                      (r.unit == Resolution::Unit::inch ? "inch" : "centimetre") + " passes the " +
+                      std::to_string(kJfifMost) + " a JFIF density holds; written as " +
+                      std::to_string(jfif_density(r).x) + " by " + std::to_string(jfif_density(r).y));
     return m;
   }
   // WebP holds the three blocks and no resolution; BMP the resolution

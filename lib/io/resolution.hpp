@@ -60,9 +60,11 @@ inline Resolution png_resolution(const StoredDensity& d) {
 }
 
 // JFIF: unit 1 is the inch, 2 the centimetre; 16-bit densities.
+constexpr std::uint32_t kJfifMost = 0xffff;
+
 inline StoredDensity jfif_density(const Resolution& r) {
-  if (r.unit == Resolution::Unit::aspect) return aspect_density(r.x, r.y, 0xffff);
-  return {static_cast<int>(r.unit), whole_density(r.x, 0xffff), whole_density(r.y, 0xffff)};
+  if (r.unit == Resolution::Unit::aspect) return aspect_density(r.x, r.y, kJfifMost);
+  return {static_cast<int>(r.unit), whole_density(r.x, kJfifMost), whole_density(r.y, kJfifMost)};
 }
 
 inline Resolution jfif_resolution(const StoredDensity& d) {
