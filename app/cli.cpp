@@ -293,9 +293,11 @@ void take_output_prefix(std::string& output, std::string& format) {
   const std::optional<Prefixed> out = format_prefix(output);
   const std::size_t colon = output.find(':');
   const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
-  if (!out && colon != std::string::npos && colon + 1 == output.size() &&
-      image_extension(ascii_lower(std::string_view(output).substr(0, colon))))
-    throw UsageError(output + ": no file after the format (" + output + "- writes to stdout)");
+  if (!out && colon != std::string::npos && colon + 1 == output.size()) {
+    const std::string name = ascii_lower(std::string_view(output).substr(0, colon));
+    if (image_extension(name) && !writable(name)) throw UsageError(output + ": gpuimg reads " + name + " but does not write it");
+    if (image_extension(name)) throw UsageError(output + ": no file after the format (" + output + "- writes to stdout)");
+  }
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +
@@ -329,7 +331,7 @@ CompareCommand compare_command(CompareCommand c) {
   c.expected = input_named(c.expected);
   c.actual = input_named(c.actual);
   if (!c.scope.mask.empty()) c.scope.mask = input_named(c.scope.mask);
-  if (is_stream(c.expected) + is_stream(c.actual) + (!c.scope.mask.empty() && is_stream(c.scope.mask)) > 1)
+  if ((c.expected == "-") + (c.actual == "-") + (c.scope.mask == "-") > 1)
     throw UsageError("compare: stdin holds one image: give - for one of EXPECTED, ACTUAL and --mask at most");
   if (c.diff.empty()) return c;
   std::string format;

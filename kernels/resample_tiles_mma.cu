@@ -36,7 +36,7 @@ template <bool SignedB>
 __device__ __forceinline__ void mma_bytes(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
                                           std::uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap();  // the launch takes this path only from compute capability 8.0 on
+  __trap();  // never launched: has_byte_mma
 #else
   if constexpr (SignedB)
     asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -235,14 +235,15 @@ cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout
   }
 }
 
-// Integer mma on bytes (m16n8k32) came with compute capability 8.0.
+// Integer mma on bytes (m16n8k32) came with compute capability 8.0: the
+// kernels as loaded must have been compiled for it, which a build for
+// older GPUs only (their code trapping) run on a newer one would not be.
+// A GPU older than the build cannot load them at all.
 cudaError_t has_byte_mma(bool& has) {
-  int device = 0, major = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
-    return e;
-  has = major >= 8;
-  return cudaSuccess;
+  cudaFuncAttributes a{};
+  const cudaError_t e = cudaFuncGetAttributes(&a, tile_kernel<1, 1>);
+  has = e == cudaSuccess && a.ptxVersion >= 80;
+  return e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice ? cudaSuccess : e;
 }
 
 }  // namespace

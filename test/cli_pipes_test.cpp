@@ -142,6 +142,7 @@ TEST(CliPipes, StdoutBadCommandLinesExit2) {
   for (const Bad& bad : {Bad{{f.input, "-"}, "OUTPUT -: stdout has no extension to choose a format by"},
                          Bad{{f.input, "xyz:-"}, "xyz:-: 'xyz' is no format gpuimg writes (png, jpg"},
                          Bad{{f.input, "png:"}, "png:: no file after the format (png:- writes to stdout)"},
+                         Bad{{f.input, "gif:"}, "gif:: gpuimg reads gif but does not write it"},
                          Bad{{f.input, "png:-", "--format", "jpg"}, "--format jpg and OUTPUT png:- name different"}}) {
     const RunResult r = run_binary(bad.args);
     EXPECT_EQ(r.status, 2) << bad.args[1];

@@ -391,10 +391,11 @@ TEST(Resolution, DensitiesOutOfRangeAreSetAsideAndNamed) {
 
 // IFD0's XResolution and YResolution (x/1, y/den) and, where unit is not
 // 0, ResolutionUnit, as a camera writes them.
-Bytes exif_resolution(std::int64_t x, std::int64_t y, std::int64_t den, std::int64_t unit) {
+Bytes exif_resolution(std::int64_t x, std::int64_t y, std::int64_t den, std::int64_t unit,
+                      ExifFormat unit_format = EXIF_FORMAT_SHORT) {
   std::vector<TagSpec> tags = {{EXIF_IFD_0, 0x011a, EXIF_FORMAT_RATIONAL, 1, {x, 1}},
                                {EXIF_IFD_0, 0x011b, EXIF_FORMAT_RATIONAL, 1, {y, den}}};
-  if (unit) tags.push_back({EXIF_IFD_0, 0x0128, EXIF_FORMAT_SHORT, 1, {unit}});
+  if (unit) tags.push_back({EXIF_IFD_0, 0x0128, unit_format, 1, {unit}});
   return libexif_block(tags, false);
 }
 
@@ -420,6 +421,7 @@ TEST(Resolution, ACamerasJpegSaysItInExifAlone) {
   for (const Case& c : {Case{exif_resolution(300, 300, 1, 2), {true, 1, 11811, 11811}},
                         Case{exif_resolution(300, 150, 1, 0), {true, 1, 11811, 5906}},
                         Case{exif_resolution(120, 60, 1, 3), {true, 1, 12000, 6000}},
+                        Case{exif_resolution(120, 60, 1, 3, EXIF_FORMAT_LONG), {true, 1, 12000, 6000}},
                         Case{exif_resolution(2, 1, 1, 1), {true, 0, 2, 1}}}) {
     write_camera_jpeg(dir.file("camera.jpg"), c.exif);
     const RunResult r = gpuimg({dir.file("camera.jpg"), dir.file("out.png")});
@@ -436,6 +438,10 @@ TEST(Resolution, ACamerasJpegSaysItInExifAlone) {
            exif_resolution(300, 300, 1, 2));
   ASSERT_EQ(gpuimg({dir.file("jfif.jpg"), dir.file("jfif.png")}).status, 0);
   EXPECT_EQ(png_phys(load(dir.file("jfif.png"))).x, 2835);  // 72 dpi
+  // Other formats' EXIF is theirs to keep: a PNG's own pHYs says it or nothing does.
+  write_at(dir.file("exif.png"), random_image(4, 3, 3, Depth::U8, 14), Resolution{}, exif_resolution(300, 300, 1, 2));
+  ASSERT_EQ(gpuimg({dir.file("exif.png"), dir.file("exif_out.png")}).status, 0);
+  EXPECT_FALSE(png_phys(load(dir.file("exif_out.png"))).found);
 
   for (const Bytes& bad : {exif_resolution(300, 300, 0, 2), exif_resolution(0, 300, 1, 2), exif_resolution(300, 300, 1, 4)}) {
     write_camera_jpeg(dir.file("bad.jpg"), bad);

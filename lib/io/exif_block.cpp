@@ -102,9 +102,12 @@ struct Loaded {
       return r.denominator == 0 ? 0.0 : double(r.numerator) / r.denominator;
     };
     const double xv = value(x), yv = value(y);
-    int u = 2;
+    // A SHORT, as EXIF says; a LONG, as some writers put it (as for the orientation).
+    long u = 2;
     if (unit && unit->format == EXIF_FORMAT_SHORT && unit->components >= 1 && unit->data && unit->size >= 2)
       u = exif_get_short(unit->data, order);
+    else if (unit && unit->format == EXIF_FORMAT_LONG && unit->components >= 1 && unit->data && unit->size >= 4)
+      u = static_cast<long>(exif_get_long(unit->data, order));
     else if (unit)
       u = 0;
     if (xv <= 0 || yv <= 0 || u < 1 || u > 3) {

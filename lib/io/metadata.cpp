@@ -92,9 +92,8 @@ Metadata read_metadata(const InputFile& input, int frame) {
     }
     m.orientation = exif.orientation;
     // A camera's JPEG says its resolution in EXIF alone, with no JFIF
-    // density: taken where the format's own field says none, as Pillow and
-    // libvips take it. A TIFF's own tags are these.
-    if (!exif.corrupt && input.format != Format::tiff && !m.resolution.given()) {
+    // density: taken where JFIF says none, as Pillow and libvips take it.
+    if (!exif.corrupt && input.format == Format::jpeg && !m.resolution.given()) {
       if (exif.bad_resolution)
         m.ignored.push_back("EXIF's resolution, whose unit or size is out of range");
       else
