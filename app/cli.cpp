@@ -83,10 +83,12 @@ template <class Op> std::string op_form() {
 }
 
 // ImageMagick's name for a gpuimg operation, where the two differ; the
-// others share their names (-blur, -resize, -median, ...).
+// others share their names (-resize, -median, ...). ImageMagick's -blur is
+// a Gaussian, which gpuimg's --blur (a box) is not.
 constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
-    {"negate", "invert"},  {"gaussian-blur", "gaussian"}, {"level", "levels"},         {"auto-level", "normalize"},
-    {"colorspace", "grayscale"}, {"extract", "crop"},     {"morphology", "convolve"}, {"sample", "resize"},
+    {"negate", "invert"},       {"gaussian-blur", "gaussian"}, {"level", "levels"},          {"auto-level", "normalize"},
+    {"colorspace", "grayscale"}, {"extract", "crop"},           {"morphology", "convolve"},  {"sample", "resize"},
+    {"scale", "resize"},        {"thumbnail", "resize"},       {"fx", "map"},                {"blur", "gaussian"},
 };
 
 // The operation's form as --list-ops shows it ("--blur R (1..4096)"), for
@@ -158,15 +160,21 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
     std::vector<std::string> in_order;
     for (int i = 1; i < argc; ++i)
       if (std::find(left.begin(), left.end(), argv[i]) != left.end()) in_order.push_back(argv[i]);
+    const auto unknown = [&](const std::string& w) {
+      const std::string option = w.substr(0, w.find('='));
+      const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
+      if (magick) return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
+      const std::optional<std::string> near = near_miss(option, known_options(app));
+      return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
+    };
     for (const std::string& w : in_order)
-      if (w.size() > 1 && w[0] == '-') {
-        const std::string option = w.substr(0, w.find('='));
-        const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
-        if (magick)
-          return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
-        const std::optional<std::string> near = near_miss(option, known_options(app));
-        return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
-      }
+      if (w.size() > 1 && w[0] == '-') return unknown(w);
+    // CLI11 reads "-quality" as the flag -q and leaves the rest, a word no
+    // one typed: the word typed is the unknown option.
+    if (in_order.empty())
+      for (int i = 1; i < argc; ++i)
+        if (const std::string w = argv[i]; w.size() > 2 && w[0] == '-' && std::isalpha(static_cast<unsigned char>(w[1])))
+          return unknown(w);
     std::string arg;
     for (const std::string& w : in_order) arg += (arg.empty() ? "" : " ") + w;
     if (!subcommand.empty()) return subcommand + ": unexpected argument '" + arg + "'";

@@ -164,13 +164,18 @@ TEST(CliConventions, CompareTakesQuietAndVerbose) {
 }
 
 // ImageMagick's single-dash operations are pointed to gpuimg's, by the
-// same name or by ImageMagick's own; a slip in a double-dash name still
-// gets the nearest option.
+// same name or by ImageMagick's own (its -blur is a Gaussian); a slip in a
+// double-dash name still gets the nearest option, and a single-dash one
+// whose first letter is a short flag (-quality: -q) the double-dash name.
 TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
   struct Case {
     std::string word, says;
   };
-  for (const Case& c : {Case{"-blur", "unknown option '-blur': ImageMagick's -blur is gpuimg's --blur R (1..4096)"},
+  for (const Case& c : {Case{"-blur", "unknown option '-blur': ImageMagick's -blur is gpuimg's --gaussian S (>0..100)"},
+                        Case{"-median", "unknown option '-median': ImageMagick's -median is gpuimg's --median R (1..15)"},
+                        Case{"-fx", "unknown option '-fx': ImageMagick's -fx is gpuimg's --map EXPR"},
+                        Case{"-quality", "unknown option '-quality'; did you mean --quality?"},
+                        Case{"-verbose", "unknown option '-verbose'; did you mean --verbose?"},
                         Case{"-negate", "unknown option '-negate': ImageMagick's -negate is gpuimg's --invert"},
                         Case{"-gaussian-blur",
                              "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian S "
