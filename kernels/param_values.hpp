@@ -10,7 +10,7 @@ enum class ParamType {
   integer,   // 3
   real,      // 0.8
   geometry,  // WxH+X+Y, or WxH for a centred region
-  size,      // WxH, Wx, xH or N%
+  size,      // WxH (and WxH!, WxH>, WxH^), Wx, xH or N%
   odd_size,  // WxH, both sides given and odd (a filter's window): held as a SizeSpec
   choice,    // one name from the spec's list
   fraction,  // 0.25 or 25%: held as the fraction
@@ -25,9 +25,13 @@ struct Geometry {
 };
 
 // WxH, Wx or xH (the missing side 0), or N% (percent > 0, both sides 0).
+// WxH may end in one of ImageMagick's marks: '!' exactly (as WxH alone),
+// '>' to fit inside WxH if larger, '^' to fill it.
+enum class SizeFit : std::int32_t { exact, shrink_to_fit, fill };
 struct SizeSpec {
   std::int32_t width, height;
   double percent;
+  SizeFit fit;
 };
 
 // A list's numbers stay on the host, kept for the whole run

@@ -55,7 +55,13 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
   if (!text.empty() && text.back() == '%') {
     const auto pct = read_decimal(text.substr(0, text.size() - 1));
     if (!pct || !(*pct > 0) || *pct > 1e6 || text[0] == '-' || text[0] == '+') return std::nullopt;
-    return SizeSpec{0, 0, *pct};
+    return SizeSpec{0, 0, *pct, SizeFit::exact};
+  }
+  SizeFit fit = SizeFit::exact;
+  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '^')) {
+    fit = text.back() == '>' ? SizeFit::shrink_to_fit : text.back() == '^' ? SizeFit::fill : SizeFit::exact;
+    text.remove_suffix(1);
+    if (text.empty() || text.front() == 'x' || text.back() == 'x') return std::nullopt;  // both sides given
   }
   const std::size_t x = text.find('x');
   if (x == std::string_view::npos || text.find('x', x + 1) != std::string_view::npos) return std::nullopt;
@@ -64,7 +70,7 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
   const auto w = ws.empty() ? std::optional<std::int32_t>(0) : read_side(ws, spec);
   const auto h = hs.empty() ? std::optional<std::int32_t>(0) : read_side(hs, spec);
   if (!w || !h) return std::nullopt;
-  return SizeSpec{*w, *h, 0};
+  return SizeSpec{*w, *h, 0, fit};
 }
 
 // WxH with both sides given and odd: a window centred on its pixel.
@@ -73,7 +79,7 @@ std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& sp
   if (x == std::string_view::npos) return std::nullopt;
   const auto w = read_side(text.substr(0, x), spec), h = read_side(text.substr(x + 1), spec);
   if (!w || !h || *w % 2 == 0 || *h % 2 == 0) return std::nullopt;
-  return SizeSpec{*w, *h, 0};
+  return SizeSpec{*w, *h, 0, SizeFit::exact};
 }
 
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
@@ -131,8 +137,9 @@ std::string param_form(const ParamSpec& spec) {
       return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
              number_text(spec.max);
     case ParamType::size:
-      return "WxH, Wx or xH (the other side keeps the aspect ratio) or N%, sides from " + number_text(spec.min) + " to " +
-             number_text(spec.max);
+      return "WxH (exactly), WxH> (to fit inside if larger) or WxH^ (to fill), Wx or xH (the other side keeps the "
+             "aspect ratio) or N%, sides from " +
+             number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::odd_size:
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::choice: return "one of " + choice_list(spec);
@@ -234,7 +241,8 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
       if (s.percent > 0 && s.percent == std::floor(s.percent))
         return std::to_string(static_cast<long long>(s.percent)) + "%";
       if (s.percent > 0) return number_text(s.percent) + "%";
-      return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "");
+      return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "") +
+             (s.fit == SizeFit::shrink_to_fit ? ">" : s.fit == SizeFit::fill ? "^" : "");
     }
     case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "image_compare.hpp"
+#include "pipeline.hpp"
+#include "plan.hpp"
 #include "resample_plan.hpp"
 #include "resize_stage.hpp"
 #include "error.hpp"
@@ -271,6 +273,37 @@ TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
   EXPECT_THROW(resize_stage(0, 2, ResizeFilter::cubic), UsageError);
   // Neither side changing is a copy, alpha untouched by any round trip.
   EXPECT_TRUE(same_samples(img, resize_cpu(img, 3, 2, ResizeFilter::cubic)));
+}
+
+// SIZE's sides for an input: WxH exactly (also WxH!); WxH> fits inside
+// the box where the image is larger, the side whose scale is smaller the
+// box's and the other as Wx or xH makes it; WxH^ fills the box, by the
+// side whose scale is larger; Wx, xH and N% as before.
+TEST(ResizeSize, FitAndFillKeepTheAspectRatio) {
+  struct Case {
+    Shape in;
+    const char* size;
+    int width, height;
+  };
+  const Shape scene{320, 200, 3, 1}, tall{1, 1000, 1, 2}, wide{1000, 3, 4, 1};
+  for (const Case& c : {Case{scene, "128x128", 128, 128}, Case{scene, "128x128!", 128, 128},
+                        Case{scene, "128x128>", 128, 80}, Case{scene, "128x128^", 205, 128},
+                        Case{scene, "100x50>", 80, 50}, Case{scene, "100x50^", 100, 63},
+                        Case{scene, "160x100>", 160, 100}, Case{scene, "160x100^", 160, 100},
+                        Case{scene, "320x200>", 320, 200}, Case{scene, "1000x1000>", 320, 200},
+                        Case{scene, "1000x100>", 160, 100}, Case{scene, "1000x1000^", 1600, 1000},
+                        Case{tall, "10x10>", 1, 10}, Case{tall, "10x10^", 10, 10000},
+                        Case{wide, "10x10>", 10, 1}, Case{wide, "5x5^", 1667, 5},
+                        Case{scene, "128x", 128, 80}, Case{scene, "x128", 205, 128}, Case{scene, "40%", 128, 80}}) {
+    SCOPED_TRACE(std::string(c.size) + " of " + std::to_string(c.in.width) + "x" + std::to_string(c.in.height));
+    const Shape out = planned_output(plan_pipeline({parse_stage("resize", {c.size})}, c.in), c.in);
+    EXPECT_EQ(out.width, c.width);
+    EXPECT_EQ(out.height, c.height);
+  }
+  for (const char* bad : {"128x>", "x128^", "50%>", "128x128>>", ">", "128x128<"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_stage("resize", {bad}), UsageError);
+  }
 }
 
 TEST(ResizeSixteenBit, MatchesTheReferenceLoopExactly) {
