@@ -198,7 +198,8 @@ class Console {
   Counts counts_;
 };
 
-// Draws the progress line at once, then five times a second until stopped.
+// Draws the progress line at once, then five times a second until stopped,
+// and once more at the end: the last count is the whole batch's.
 class ProgressTicker {
  public:
   explicit ProgressTicker(Console& console) : console_(console) {
@@ -215,6 +216,7 @@ class ProgressTicker {
     }
     wake_.notify_one();
     thread_.join();
+    console_.draw();
   }
 
  private:

@@ -33,7 +33,7 @@ std::vector<std::string> drawn_lines(const std::string& err) {
 }
 
 // Forced onto a pipe (a log file), each new count is a line of its own,
-// with no '\r' or terminal control codes in it.
+// with no '\r' or terminal control codes in it, the last the batch's total.
 TEST(BatchProgress, ForcedLinesFollowTheFormat) {
   TempDir tmp;
   make_input_tree(tmp / "in");
@@ -51,6 +51,7 @@ TEST(BatchProgress, ForcedLinesFollowTheFormat) {
   EXPECT_EQ(lines.front().substr(0, 28), "[....................]  0/5 ") << "the first line is written before any file ends";
   for (std::size_t i = 1; i < lines.size(); ++i)
     EXPECT_NE(lines[i].substr(0, 28), lines[i - 1].substr(0, 28)) << "a count written twice";
+  EXPECT_EQ(lines.back().substr(0, 28), "[####################]  5/5 ") << r.err;
   EXPECT_TRUE(has(r.err, summary(4, 1, 0))) << r.err;
 }
 
