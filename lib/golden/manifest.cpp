@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "error.hpp"
 #include "file_util.hpp"
+#include "near_miss.hpp"
 
 namespace gpuimg {
 namespace {
@@ -79,9 +81,14 @@ void parse_limits(const std::string& text, const std::filesystem::path& dir, Gol
     } else if (field == "ignore-aa") {
       c.scope.ignore_aa = true;
     } else {
+      std::vector<std::string> names;
+      for (const ThresholdSpec& s : kThresholds) names.emplace_back(s.name);
+      names.insert(names.end(), {"ignore", "mask", "alpha", "threshold", "ignore-aa"});
       std::string known;
       for (const ThresholdSpec& s : kThresholds) known += std::string(s.name) + ", ";
-      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known + "ignore, mask, alpha or threshold, or ignore-aa");
+      const std::optional<std::string> near = near_miss(name, names);
+      throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known +
+                       "ignore, mask, alpha or threshold, or ignore-aa" + (near ? "; did you mean " + *near + "?" : ""));
     }
   }
 }

@@ -1,6 +1,6 @@
 #pragma once
 // "Did you mean": the known name closest to a mistyped one, for the
-// unknown-option message.
+// unknown-option message and a golden manifest's unknown limit.
 #include <optional>
 #include <string>
 #include <vector>
