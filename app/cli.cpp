@@ -375,7 +375,7 @@ void warn_unless_format(const std::string& ext, std::initializer_list<const char
 struct EncoderOptionsGiven {
   bool quality = false, subsample = false, png_level = false;
   void warn_unless_they_apply(const std::string& ext) const {
-    if (quality) warn_unless_format(ext, {"jpg", "jpeg"}, "--quality sets JPEG's quality");
+    if (quality) warn_unless_format(ext, {"jpg", "jpeg", "webp"}, "--quality sets JPEG's and WebP's quality");
     if (subsample) warn_unless_format(ext, {"jpg", "jpeg"}, "--jpeg-subsample sets JPEG's chroma subsampling");
     if (png_level) warn_unless_format(ext, {"png"}, "--png-level sets PNG's compression");
   }
@@ -535,7 +535,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "number (1e6) or WxH")->type_name("N|WxH")->default_str(std::to_string(ReadOptions{}.max_pixels));
   app.add_option("--frame", frame, "The frame of an animated GIF, PNG or WebP or page of a TIFF to read, from 0 "
                  "(inputs of several are refused without it)")->type_name("N");
-  app.add_option("--quality", quality, "JPEG quality, 1 to 100")->type_name("Q")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
+  app.add_option("--quality", quality, "JPEG quality, 1 to 100; WebP: lossy at this quality (lossless without it)")->type_name("Q")->default_str(std::to_string(WriteOptions{}.jpeg_quality));
   app.add_option("--jpeg-subsample", jpeg_subsample, "JPEG chroma sampling: 444 keeps colour whole, 422 halves it "
                  "across, 420 across and down")->type_name("444|422|420")->default_str("444 at quality 90 and above, 420 below");
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
@@ -614,7 +614,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cmd.device = parse_device(device);
     if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
     if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
-    if (quality) cmd.write.jpeg_quality = parse_int_option("--quality", *quality, 1, 100);
+    if (quality) cmd.write.jpeg_quality = cmd.write.webp_quality = parse_int_option("--quality", *quality, 1, 100);
     if (jpeg_subsample) cmd.write.jpeg_subsample = parse_jpeg_subsample(*jpeg_subsample);
     const EncoderOptionsGiven encoder_given{quality.has_value(), jpeg_subsample.has_value(), png_level.has_value()};
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);

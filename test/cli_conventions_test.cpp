@@ -4,6 +4,7 @@
 // value names that say what is expected.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace gpuimg::test {
 namespace {
 
 constexpr char kQualityWarning[] =
-    "gpuimg: warning: --quality sets JPEG's quality only; ignored for png output (-q: no warnings)\n";
+    "gpuimg: warning: --quality sets JPEG's and WebP's quality only; ignored for png output (-q: no warnings)\n";
 
 TEST(CliConventions, MaxPixelsTakesExponentsAndSizes) {
   TempDir dir;
@@ -34,6 +35,30 @@ TEST(CliConventions, MaxPixelsTakesExponentsAndSizes) {
     EXPECT_EQ(r.err, "gpuimg: --max-pixels: must be a positive integer (1000000, 1e6) or WxH (16384x16384), got '" +
                          bad + "' (see gpuimg --help)\n");
   }
+}
+
+// WebP is lossless, the pixels as they are, unless --quality asks for
+// libwebp's lossy coding: a smaller file, close to the pixels.
+TEST(CliConventions, QualityMakesWebPLossy) {
+  TempDir dir;
+  const std::string scene = (data_dir() / "scene.png").string();
+  ASSERT_EQ(run_binary({scene, dir.file("lossless.webp")}).status, 0);
+  RunResult r = run_binary({scene, "--quality", "50", dir.file("lossy.webp")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const Image original = read_image(scene), lossless = read_image(dir.file("lossless.webp")),
+              lossy = read_image(dir.file("lossy.webp"));
+  EXPECT_EQ(lossless.data, original.data);
+  ASSERT_EQ(lossy.data.size(), original.data.size());
+  double squares = 0;
+  for (std::size_t i = 0; i < lossy.data.size(); ++i) {
+    const double d = double(lossy.data[i]) - original.data[i];
+    squares += d * d;
+  }
+  const double psnr = 10 * std::log10(255.0 * 255.0 * lossy.data.size() / squares);
+  EXPECT_GT(psnr, 25) << "lossy, but the picture";
+  EXPECT_NE(lossy.data, original.data);
+  EXPECT_LT(fs::file_size(dir.file("lossy.webp")) * 2, fs::file_size(dir.file("lossless.webp")));
 }
 
 TEST(CliConventions, QualityOnAFormatWithoutOneWarnsOnce) {

@@ -85,7 +85,8 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata = {}, std::vector<s
 // must be picked) to RGBA, the canvas as the animation shows it then.
 // Encodes 8-bit RGB or RGBA losslessly.
 Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
-Bytes encode_webp(const Image& img);
+// Lossless where quality is 0, else lossy at that quality (1..100).
+Bytes encode_webp(const Image& img, int quality);
 std::string libwebp_version();
 
 // bmp_gray.cpp: a gray image as an 8-bit BMP of the 256 grays; whether

@@ -193,7 +193,7 @@ Bytes encode(const Image& img, Format format, const WriteOptions& opts, const Me
              std::vector<std::string>& notes) {
   if (format == Format::png) return encode_png(img, png_settings(opts.png_level), png_metadata_chunks(metadata));
   if (format == Format::jpeg) return encode_jpeg(img, opts.jpeg_quality, opts.jpeg_subsample, metadata);
-  if (format == Format::webp) return webp_with_metadata(encode_webp(img), metadata);
+  if (format == Format::webp) return webp_with_metadata(encode_webp(img, opts.webp_quality), metadata);
   if (format == Format::pnm) return encode_pnm(img);
   if (format == Format::bmp) {
     Bytes bmp = img.channels == 1 ? encode_gray_bmp(img) : encode_with_stb(img, format);
@@ -401,6 +401,9 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
   if (!invalid.empty()) throw OutputError(path, invalid);
   if (opts.jpeg_quality < 1 || opts.jpeg_quality > 100) {
     throw OutputError(path, "JPEG quality " + std::to_string(opts.jpeg_quality) + " is outside 1..100");
+  }
+  if (opts.webp_quality < 0 || opts.webp_quality > 100) {
+    throw OutputError(path, "WebP quality " + std::to_string(opts.webp_quality) + " is outside 1..100");
   }
   if (opts.png_level != WriteOptions::kPngRunLength && (opts.png_level < 0 || opts.png_level > 9)) {
     throw OutputError(path, "PNG level " + std::to_string(opts.png_level) + " is outside 0..9");

@@ -30,6 +30,8 @@ enum class JpegSubsample { automatic, s444, s422, s420 };
 
 struct WriteOptions {
   int jpeg_quality = 95;  // 1..100
+  // WebP: 0 lossless (the pixels as they are), or lossy at this quality, 1..100 (--quality).
+  int webp_quality = 0;
   JpegSubsample jpeg_subsample = JpegSubsample::automatic;
   // PNG: kPngRunLength (zlib's run-length strategy, fast, the smallest
   // files for photos), 0 (stored uncompressed) or 1..9 (zlib's LZ77 search

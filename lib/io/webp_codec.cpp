@@ -1,7 +1,7 @@
 // WebP through libwebp itself, which OpenCV wrapped: decoding to RGB, or
 // RGBA where the file has alpha, an animation's frames through libwebpdemux
 // (composed as the animation shows them), and lossless encoding, as OpenCV
-// did with no quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
+// did with no quality given, or lossy at the quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
 // out of every process's start-up.
 #include <webp/decode.h>
 #include <webp/demux.h>
@@ -92,16 +92,20 @@ Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
   return img;
 }
 
-Bytes encode_webp(const Image& img) {
+Bytes encode_webp(const Image& img, int quality) {
   // WebP stores each side in 14 bits.
   if (img.width > WEBP_MAX_DIMENSION || img.height > WEBP_MAX_DIMENSION) {
     throw CodecFailure("WebP holds at most " + std::to_string(WEBP_MAX_DIMENSION) + " pixels a side");
   }
   std::uint8_t* raw = nullptr;
   const int stride = img.width * img.channels;
-  const std::size_t size = img.channels == 4
-                               ? WebPEncodeLosslessRGBA(img.data.data(), img.width, img.height, stride, &raw)
-                               : WebPEncodeLosslessRGB(img.data.data(), img.width, img.height, stride, &raw);
+  const std::uint8_t* px = img.data.data();
+  const float q = static_cast<float>(quality);
+  const std::size_t size = quality == 0
+                               ? (img.channels == 4 ? WebPEncodeLosslessRGBA(px, img.width, img.height, stride, &raw)
+                                                    : WebPEncodeLosslessRGB(px, img.width, img.height, stride, &raw))
+                               : (img.channels == 4 ? WebPEncodeRGBA(px, img.width, img.height, stride, q, &raw)
+                                                    : WebPEncodeRGB(px, img.width, img.height, stride, q, &raw));
   const std::unique_ptr<std::uint8_t, void (*)(void*)> encoded(raw, WebPFree);
   if (size == 0) throw CodecFailure("cannot encode WebP with libwebp");
   return Bytes(encoded.get(), encoded.get() + size);
