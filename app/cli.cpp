@@ -301,11 +301,10 @@ void take_output_prefix(std::string& output, std::string& format) {
   const std::optional<Prefixed> out = format_prefix(output);
   const std::size_t colon = output.find(':');
   const auto alnum = [](unsigned char c) { return std::isalnum(c) != 0; };
-  if (!out && colon != std::string::npos && colon + 1 == output.size()) {
-    const std::string name = ascii_lower(std::string_view(output).substr(0, colon));
-    if (image_extension(name) && !writable(name)) throw UsageError(output + ": gpuimg reads " + name + " but does not write it");
-    if (image_extension(name)) throw UsageError(output + ": no file after the format (" + output + "- writes to stdout)");
-  }
+  if (!out && colon != std::string::npos && colon + 1 == output.size())
+    if (const std::string name = ascii_lower(std::string_view(output).substr(0, colon)); image_extension(name))
+      throw UsageError(writable(name) ? output + ": no file after the format (" + output + "- writes to stdout)"
+                                      : output + ": gpuimg reads " + name + " but does not write it");
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +

@@ -82,10 +82,12 @@ void parse_limits(const std::string& text, const std::filesystem::path& dir, Gol
       c.scope.ignore_aa = true;
     } else {
       std::vector<std::string> names;
-      for (const ThresholdSpec& s : kThresholds) names.emplace_back(s.name);
-      names.insert(names.end(), {"ignore", "mask", "alpha", "threshold", "ignore-aa"});
       std::string known;
-      for (const ThresholdSpec& s : kThresholds) known += std::string(s.name) + ", ";
+      for (const ThresholdSpec& s : kThresholds) {
+        names.emplace_back(s.name);
+        known += names.back() + ", ";
+      }
+      names.insert(names.end(), {"ignore", "mask", "alpha", "threshold", "ignore-aa"});
       const std::optional<std::string> near = near_miss(name, names);
       throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known +
                        "ignore, mask, alpha or threshold, or ignore-aa" + (near ? "; did you mean " + *near + "?" : ""));

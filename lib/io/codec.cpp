@@ -403,7 +403,7 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
     throw OutputError(path, "JPEG quality " + std::to_string(opts.jpeg_quality) + " is outside 1..100");
   }
   if (opts.webp_quality < 0 || opts.webp_quality > 100) {
-    throw OutputError(path, "WebP quality " + std::to_string(opts.webp_quality) + " is outside 1..100");
+    throw OutputError(path, "WebP quality " + std::to_string(opts.webp_quality) + " is outside 0 (lossless) to 100");
   }
   if (opts.png_level != WriteOptions::kPngRunLength && (opts.png_level < 0 || opts.png_level > 9)) {
     throw OutputError(path, "PNG level " + std::to_string(opts.png_level) + " is outside 0..9");

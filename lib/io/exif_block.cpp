@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <utility>
 
 #include "header_dims.hpp"
@@ -76,24 +77,27 @@ struct Loaded {
     return data->size == 0;  // the thumbnail
   }
 
-  // EXIF makes it a SHORT; some writers make it a LONG, which ImageMagick
-  // and Pillow apply too.
-  int orientation() const {
-    const ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-    if (!e || e->components < 1 || !e->data) return 0;
+  // IFD0's integer tag: EXIF makes each a SHORT; some writers make it a
+  // LONG, which ImageMagick and Pillow read too. Absent: nullopt; of
+  // another type or without a value: 0.
+  std::optional<long> ifd0_integer(ExifTag tag) const {
+    const ExifEntry* e = exif_content_get_entry(data->ifd[EXIF_IFD_0], tag);
+    if (!e) return std::nullopt;
+    if (e->components < 1 || !e->data) return 0;
     const ExifByteOrder order = exif_data_get_byte_order(data.get());
     if (e->format == EXIF_FORMAT_SHORT && e->size >= 2) return exif_get_short(e->data, order);
-    if (e->format == EXIF_FORMAT_LONG && e->size >= 4) return static_cast<int>(std::min<ExifLong>(exif_get_long(e->data, order), 9));
+    if (e->format == EXIF_FORMAT_LONG && e->size >= 4) return static_cast<long>(exif_get_long(e->data, order));
     return 0;
   }
 
+  long orientation() const { return ifd0_integer(EXIF_TAG_ORIENTATION).value_or(0); }
+
   // TIFF's resolution tags as EXIF repeats them in IFD0: two RATIONALs and
-  // a SHORT unit, 1 none, 2 inch (also where absent), 3 centimetre.
+  // a unit, 1 none, 2 inch (also where absent), 3 centimetre.
   void resolution(ExifReading& out) const {
     ExifContent* ifd0 = data->ifd[EXIF_IFD_0];
     const ExifEntry* x = exif_content_get_entry(ifd0, EXIF_TAG_X_RESOLUTION);
     const ExifEntry* y = exif_content_get_entry(ifd0, EXIF_TAG_Y_RESOLUTION);
-    const ExifEntry* unit = exif_content_get_entry(ifd0, EXIF_TAG_RESOLUTION_UNIT);
     if (!x && !y) return;
     const ExifByteOrder order = exif_data_get_byte_order(data.get());
     const auto value = [&](const ExifEntry* e) {
@@ -102,14 +106,7 @@ struct Loaded {
       return r.denominator == 0 ? 0.0 : double(r.numerator) / r.denominator;
     };
     const double xv = value(x), yv = value(y);
-    // A SHORT, as EXIF says; a LONG, as some writers put it (as for the orientation).
-    long u = 2;
-    if (unit && unit->format == EXIF_FORMAT_SHORT && unit->components >= 1 && unit->data && unit->size >= 2)
-      u = exif_get_short(unit->data, order);
-    else if (unit && unit->format == EXIF_FORMAT_LONG && unit->components >= 1 && unit->data && unit->size >= 4)
-      u = static_cast<long>(exif_get_long(unit->data, order));
-    else if (unit)
-      u = 0;
+    const long u = ifd0_integer(EXIF_TAG_RESOLUTION_UNIT).value_or(2);
     if (xv <= 0 || yv <= 0 || u < 1 || u > 3) {
       out.bad_resolution = true;
       return;
@@ -167,7 +164,7 @@ ExifReading read_exif(const std::vector<std::uint8_t>& exif) {
   const Loaded loaded(exif);
   if (loaded.complaints.corrupt) return corrupt(std::string("libexif: ") + loaded.complaints.first);
   if (loaded.empty()) return corrupt("no entry libexif can read");
-  if (const int v = loaded.orientation(); v >= 1 && v <= 8) out.orientation = v;
+  if (const long v = loaded.orientation(); v >= 1 && v <= 8) out.orientation = static_cast<int>(v);
   loaded.resolution(out);
   return out;
 }

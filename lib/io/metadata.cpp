@@ -132,11 +132,13 @@ Metadata metadata_to_write(const Metadata& given, Format format, int channels, s
   if (format == Format::jpeg) {
     fit(m, kJpegIccMax, kJpegExifMax, kJpegXmpMax, "a JPEG holds", notes);
     const Resolution& r = m.resolution;
-    if (r.unit != Resolution::Unit::aspect && std::max(r.x, r.y) >= kJfifMost + 0.5)
+    if (r.unit != Resolution::Unit::aspect && std::max(r.x, r.y) >= kJfifMost + 0.5) {
+      const StoredDensity d = jfif_density(r);
       notes.push_back("the resolution " + number_text(r.x) + " by " + number_text(r.y) + " per " +
                       (r.unit == Resolution::Unit::inch ? "inch" : "centimetre") + " passes the " +
-                      std::to_string(kJfifMost) + " a JFIF density holds; written as " +
-                      std::to_string(jfif_density(r).x) + " by " + std::to_string(jfif_density(r).y));
+                      std::to_string(kJfifMost) + " a JFIF density holds; written as " + std::to_string(d.x) + " by " +
+                      std::to_string(d.y));
+    }
     return m;
   }
   // WebP holds the three blocks and no resolution; BMP the resolution

@@ -1,8 +1,8 @@
 // WebP through libwebp itself, which OpenCV wrapped: decoding to RGB, or
 // RGBA where the file has alpha, an animation's frames through libwebpdemux
 // (composed as the animation shows them), and lossless encoding, as OpenCV
-// did with no quality given, or lossy at the quality given. Linking libwebp alone keeps OpenCV's 130-odd libraries
-// out of every process's start-up.
+// did with no quality given, or lossy at the quality given. Linking libwebp
+// alone keeps OpenCV's 130-odd libraries out of every process's start-up.
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <webp/encode.h>
