@@ -400,6 +400,30 @@ TEST(GpuBackend, TurnedRowsAcrossSegments) {
       }
 }
 
+// Rows of whole 16-byte vectors (48-byte units where flop and rotate 180
+// turn 3- or 6-byte pixels) move straight through registers, each warp an
+// equal run of the output's vectors across rows: widths that make every
+// pixel size's rows such, from one unit a row to many, images of fewer
+// units than warps and of many blocks, and crops whose left edge falls on
+// a vector (16 pixels in) beside one that does not (1 pixel in), which
+// takes the segments.
+TEST(GpuBackend, RowsOfWholeVectors) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 1850;
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels = 1; channels <= 4; ++channels)
+      for (auto [w, h] : {std::pair{16, 1}, {16, 5}, {528, 3}, {1536, 2}, {2064, 7}, {1920, 64}}) {
+        const Image in = random_image(w, h, channels, d, seed++);
+        std::vector<std::pair<const char*, std::vector<std::string>>> ops = {
+            {"flop", {}}, {"rotate", {"180"}}, {"flip", {}}, {"crop", {"16x1+0+0"}}};
+        if (w > 16) ops.insert(ops.end(), {{"crop", {"32x4+16+1"}}, {"crop", {"32x4+1+1"}}});
+        for (const auto& [op, args] : ops) {
+          SCOPED_TRACE(std::string(op) + (args.empty() ? "" : " " + args[0]) + " of " + shape(in));
+          expect_backends_agree(in, {parse_stage(op, args)});
+        }
+      }
+}
+
 // Quarter turns and transposes move whole bands of 32x32 tiles (four at 1,
 // 2 and 3 bytes a pixel, one at 6) in words where every row of both images
 // starts on one: sizes that make it so at every pixel size (sides multiples of 4),
