@@ -207,19 +207,24 @@ cudaError_t grid_for(Kernel kernel, int threads, std::size_t smem, long long gro
   return cudaSuccess;
 }
 
-// A block that fills tables in shared memory first runs one wave, each
-// block's fill then serving many groups; the complement, with none to fill,
-// takes a block for every kLookupThreads groups (one wave of it measured
-// 1.55 times a copy on the H100, the full grid 1.0).
+// A block takes per_thread groups a thread (all of them, in one wave, where
+// 0). The complement fills no tables: a group a thread (one wave of it
+// measured 1.55 times a copy on the H100, the full grid 1.0). The 8-bit
+// tables, 24 KiB at RGB, two groups a thread: a pass of one table over
+// 7680x4320 RGB took 1.13 to 1.16 times a copy in one wave, 1.08 to 1.09
+// with two groups, 1.11 to 1.13 with three, 1.09 to 1.10 with four. The
+// 16-bit table, 128 KiB a block to fill, one wave (gray 16-bit: 1.15, and
+// 1.45 with four groups a thread).
 template <class Kernel, class T>
 cudaError_t run_lookup(Kernel kernel, std::size_t smem, const CudaStage& s, long long samples, long long groups,
-                       TableData tables, bool one_wave = true) {
+                       TableData tables, int per_thread) {
   if (smem > 48 * 1024)
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
         e != cudaSuccess)
       return e;
-  int blocks = static_cast<int>(std::clamp<long long>((groups + kLookupThreads - 1) / kLookupThreads, 1, kMaxBlocks));
-  if (one_wave)
+  const long long per_block = 1LL * kLookupThreads * std::max(per_thread, 1);
+  int blocks = static_cast<int>(std::clamp<long long>((groups + per_block - 1) / per_block, 1, kMaxBlocks));
+  if (per_thread == 0)
     if (cudaError_t e = grid_for(kernel, kLookupThreads, smem, groups, blocks); e != cudaSuccess) return e;
   kernel<<<blocks, kLookupThreads, smem, s.stream>>>(static_cast<const T*>(s.src), static_cast<T*>(s.dst), samples,
                                                      tables);
@@ -231,16 +236,15 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   const long long groups = samples / group_samples<T, C>();
   const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
   if (TableData{s.host_data, tables.max}.complement()) {  // the host's copy: tables.data is the device's
-    return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables,
-                                                             false);
+    return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables, 1);
   } else if constexpr (sizeof(T) == 1) {
     const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
-    return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables);
+    return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables, 2);
   } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {
     const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
-    return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables);
+    return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables, 0);
   } else {
-    return run_lookup<decltype(&lookup_global_kernel<C>), T>(lookup_global_kernel<C>, 0, s, samples, groups, tables);
+    return run_lookup<decltype(&lookup_global_kernel<C>), T>(lookup_global_kernel<C>, 0, s, samples, groups, tables, 0);
   }
 }
 
