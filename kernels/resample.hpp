@@ -170,6 +170,7 @@ struct ResampleTables {
   ResampleTable x, y;
   bool x_kept, y_kept;  // the axis keeps its size: its pass is skipped
   bool byte_weights;    // every weight lies in [-2^23, 2^23): three bytes, the high one signed
+  bool high_bytes;      // and is a multiple of 2^16: its high byte alone (box halving, linear doubling)
 };
 
 // What lies between the two passes: the input's rows at the output's width.
@@ -177,7 +178,8 @@ inline std::size_t resample_scratch_bytes(const Shape& in, const Shape& out) {
   return std::size_t(out.width) * std::size_t(in.height) * std::size_t(in.channels) * std::size_t(in.bytes);
 }
 
-// The filter, then in, out and taps of x, then of y, then byte_weights.
+// The filter, then in, out and taps of x, then of y, then byte_weights
+// (bit 0) and high_bytes (bit 1).
 constexpr int kResampleHeader = 8;
 
 inline ResampleTables unpack_resample(const std::int32_t* header, const std::int32_t* base) {
@@ -187,7 +189,7 @@ inline ResampleTables unpack_resample(const std::int32_t* header, const std::int
   const std::int32_t* by = wx + std::ptrdiff_t(out_x) * taps_x;
   const std::int32_t* wy = by + 2 * out_y;
   return {static_cast<ResizeFilter>(header[0]), {bx, wx, taps_x}, {by, wy, taps_y}, header[1] == out_x,
-          header[4] == out_y, header[7] != 0};
+          header[4] == out_y, (header[7] & 1) != 0, (header[7] & 2) != 0};
 }
 
 }  // namespace gpuimg

@@ -53,8 +53,9 @@ __device__ __forceinline__ std::uint32_t dot_signed(std::uint32_t signed_bytes, 
 
 // The output sample of G groups of taps over the bytes from byte shift / 8
 // (mod 4) of words[0] on, in shared memory, which holds G + 1 words from
-// there: resample_pixel's sum, rounded.
-template <int G>
+// there: resample_pixel's sum, rounded. Where every weight is a multiple of
+// 2^16 (High), the low and middle bytes are zero and their products skipped.
+template <int G, bool High>
 __device__ __forceinline__ std::uint8_t run_sample(const std::uint32_t* words, unsigned shift,
                                                    const SplitWeights (&w)[G]) {
   std::uint32_t u[G + 1];
@@ -64,8 +65,10 @@ __device__ __forceinline__ std::uint8_t run_sample(const std::uint32_t* words, u
 #pragma unroll
   for (int k = 0; k < G; ++k) {
     const std::uint32_t d = __funnelshift_r(u[k], u[k + 1], shift);  // shifts by shift mod 32
-    low = __dp4a(d, w[k].low, low);
-    middle = __dp4a(d, w[k].middle, middle);
+    if constexpr (!High) {
+      low = __dp4a(d, w[k].low, low);
+      middle = __dp4a(d, w[k].middle, middle);
+    }
     high = dot_signed(w[k].high, d, high);
   }
   return resample_round<std::uint8_t>(static_cast<std::int32_t>(low + (middle << 8) + (high << 16)));
@@ -85,7 +88,7 @@ struct TileLayout {
 template <int C> constexpr int kRowsAtOnce = C == 1 ? 4 : 1;
 template <int C> constexpr int kBlockThreads = kTileW * C * kRowsAtOnce<C>;
 
-template <int C, int G>
+template <int C, int G, bool High>
 __global__ void __launch_bounds__(kBlockThreads<C>)
     tile_kernel(const std::uint8_t* __restrict__ src, std::uint8_t* __restrict__ dst, int in_w, int in_h, int out_w,
                 int out_h, ResampleTable tx, ResampleTable ty, TileLayout layout) {
@@ -123,7 +126,7 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
     for (int r = r0; r < sy.pixels; r += kStep, row += kStep * pitch_words, column += kStep)
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        column[c * kTileW * layout.mid_pitch] = run_sample<G>(row + c * plane_words, 8 * from, wx);
+        column[c * kTileW * layout.mid_pitch] = run_sample<G, High>(row + c * plane_words, 8 * from, wx);
   }
   __syncthreads();
 
@@ -138,7 +141,7 @@ __global__ void __launch_bounds__(kBlockThreads<C>)
 #pragma unroll
         for (int g = 0; g < G; ++g) w[g] = wy[j * G + g];
         const int from = from_y[j];
-        o[j * kTileW * C] = run_sample<G>(column + from / 4, 8 * from, w);
+        o[j * kTileW * C] = run_sample<G, High>(column + from / 4, 8 * from, w);
       }
     }
   }
@@ -163,13 +166,18 @@ TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int cha
   return l;
 }
 
-template <int C>
+template <int C, bool High>
 cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout& layout, int groups) {
   switch (groups) {
-    case 1: return launch_tiles(tile_kernel<C, 1>, kBlockThreads<C>, s, t, layout);
-    case 2: return launch_tiles(tile_kernel<C, 2>, kBlockThreads<C>, s, t, layout);
+    case 1: return launch_tiles(tile_kernel<C, 1, High>, kBlockThreads<C>, s, t, layout);
+    case 2: return launch_tiles(tile_kernel<C, 2, High>, kBlockThreads<C>, s, t, layout);
     default: return cudaErrorInvalidValue;
   }
+}
+
+template <int C>
+cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout& layout, int groups, bool high) {
+  return high ? launch<C, true>(s, t, layout, groups) : launch<C, false>(s, t, layout, groups);
 }
 
 }  // namespace
@@ -194,7 +202,8 @@ cudaError_t launch_resample_tiles(const CudaStage& s, const ResampleTables& devi
                     [&](int rows) { return plan_layout(host, s.out.width, s.out.height, C, groups, rows); }, layout))
     return cudaSuccess;
   ran = true;
-  return C == 1 ? launch<1>(s, device, layout, groups) : launch<3>(s, device, layout, groups);
+  return C == 1 ? launch<1>(s, device, layout, groups, host.high_bytes)
+                : launch<3>(s, device, layout, groups, host.high_bytes);
 }
 
 }  // namespace gpuimg

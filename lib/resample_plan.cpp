@@ -152,11 +152,14 @@ std::uint64_t resample_table_entries(ResizeFilter filter, int in_size, int out_s
 std::vector<std::int32_t> pack_resample(const ResamplePlan& plan) {
   const ResampleAxis& x = plan.x;
   const ResampleAxis& y = plan.y;
-  bool byte_weights = true;
+  bool byte_weights = true, high_bytes = true;
   for (const auto* weights : {&x.weights, &y.weights})
-    for (std::int32_t w : *weights) byte_weights = byte_weights && w >= -(1 << 23) && w < (1 << 23);
+    for (std::int32_t w : *weights) {
+      byte_weights = byte_weights && w >= -(1 << 23) && w < (1 << 23);
+      high_bytes = high_bytes && w % (1 << 16) == 0;
+    }
   std::vector<std::int32_t> data = {static_cast<std::int32_t>(plan.filter), x.in_size, x.out_size, x.taps,
-                                    y.in_size, y.out_size, y.taps, byte_weights};
+                                    y.in_size, y.out_size, y.taps, byte_weights | (byte_weights && high_bytes) << 1};
   for (const auto* part : {&x.bounds, &x.weights, &y.bounds, &y.weights}) data.insert(data.end(), part->begin(), part->end());
   return data;
 }

@@ -339,7 +339,9 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // --resize's kernels of tiles, 8-bit gray and RGB with both axes changing:
 // 64 output columns a tile and 8 to 64 rows, so sides around those; runs
 // of up to 6 taps by dp4a (resample_tiles.cu) in one or two groups of four
-// (enlarging, halving by box and linear); longer ones on the tensor cores
+// (enlarging, halving by box and linear), their weights' high bytes alone
+// where every weight is a multiple of 2^16 (box halving 64 to 32, not 63 or
+// 129 to 32 or 65); longer ones on the tensor cores
 // (resample_tiles_mma.cu), eight outputs reading one to eight chunks of 32
 // inputs (enlarging by lanczos3, halving, a third, a fifth, a seventh, box
 // shrinking 17 and 20 times), and past them (lanczos3 shrinking 20 times),
@@ -374,7 +376,7 @@ TEST(GpuBackend, ResizeTilesFullHd) {
   std::uint32_t seed = 2200;
   for (int channels : {1, 3}) {
     const Image in = random_image(1920, 1080, channels, Depth::U8, seed++);
-    for (const char* size : {"50%", "230%", "1000x563", "50%:linear", "230%:cubic"}) {
+    for (const char* size : {"50%", "230%", "1000x563", "50%:linear", "230%:cubic", "50%:box", "200%:linear"}) {
       SCOPED_TRACE(std::string(size) + " of " + shape(in));
       expect_backends_agree(in, {parse_stage("resize", {size})});
     }

@@ -264,6 +264,34 @@ TEST(ResizePlan, StageDataSaysWhetherEveryWeightSplitsIntoThreeBytes) {
   EXPECT_TRUE(unpack_resample(data.data(), data.data()).byte_weights);
 }
 
+// Where every weight of both axes is a multiple of 2^16, the tiles skip the
+// low and middle bytes' products: the stage data says so, checked here
+// against the weights themselves. Box halving and doubling and linear
+// doubling are such (weights of 1/2, 1/4 and 3/4); linear halving is not,
+// its edge outputs' three taps renormalised (3/7, 3/7, 1/7).
+TEST(ResizePlan, StageDataSaysWhetherEveryWeightIsItsHighByte) {
+  for (ResizeFilter f : kResizeFilters)
+    for (int in = 1; in <= 40; ++in)
+      for (int out = 1; out <= 40; ++out) {
+        const ResamplePlan plan{f, plan_axis(f, in, out), plan_axis(f, out, in)};
+        bool high = true;
+        for (const auto* weights : {&plan.x.weights, &plan.y.weights})
+          for (std::int32_t w : *weights) high = high && w % 65536 == 0;
+        const std::vector<std::int32_t> data = pack_resample(plan);
+        ASSERT_EQ(unpack_resample(data.data(), data.data()).high_bytes, high)
+            << resize_filter_name(f) << " " << in << "->" << out;
+      }
+  const auto high_bytes = [](ResizeFilter f, int in, int out) {
+    const std::vector<std::int32_t> data = pack_resample({f, plan_axis(f, in, out), plan_axis(f, in, out)});
+    return unpack_resample(data.data(), data.data()).high_bytes;
+  };
+  for (auto [in, out] : {std::pair{40, 20}, std::pair{20, 40}, std::pair{7680, 3840}, std::pair{3840, 7680}}) {
+    EXPECT_TRUE(high_bytes(ResizeFilter::box, in, out)) << in << "->" << out;
+    EXPECT_EQ(high_bytes(ResizeFilter::linear, in, out), out > in) << in << "->" << out;
+  }
+  EXPECT_FALSE(high_bytes(ResizeFilter::box, 30, 10));
+}
+
 TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
   EXPECT_TRUE(plan_axis(ResizeFilter::lanczos3, 9, 9).skipped());
   EXPECT_FALSE(plan_axis(ResizeFilter::lanczos3, 9, 8).skipped());
