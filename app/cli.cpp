@@ -372,13 +372,23 @@ void warn_unless_format(const std::string& ext, std::initializer_list<const char
 // What a JPEG option given sets, for its warning on another format; empty
 // for one not given.
 struct EncoderOptionsGiven {
-  bool quality = false, subsample = false, png_level = false;
+  bool quality = false, subsample = false, png_level = false, depth16 = false;
   void warn_unless_they_apply(const std::string& ext) const {
     if (quality) warn_unless_format(ext, {"jpg", "jpeg", "webp"}, "--quality sets JPEG's and WebP's quality");
     if (subsample) warn_unless_format(ext, {"jpg", "jpeg"}, "--jpeg-subsample sets JPEG's chroma subsampling");
     if (png_level) warn_unless_format(ext, {"png"}, "--png-level sets PNG's compression");
+    const OutputFormat* f = output_format_for(ext);
+    if (depth16 && f && !f->holds_16bit)
+      print_message("warning: --depth 16 sets the samples of PNG, TIFF and PNM only; " + ext +
+                    " output holds 8-bit samples (-q: no warnings)");
   }
 };
+
+Depth parse_depth(const std::string& text) {
+  if (text == "8") return Depth::U8;
+  if (text == "16") return Depth::U16;
+  throw UsageError("--depth: must be 8 or 16 (bits a sample), got '" + text + "'");
+}
 
 JpegSubsample parse_jpeg_subsample(const std::string& text) {
   if (text == "444") return JpegSubsample::s444;
@@ -517,7 +527,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult result;
   Command& cmd = result.command;
   std::string device = "auto";
-  std::optional<std::string> max_pixels, quality, jpeg_subsample, png_level, report_file, frame;  // given empty is refused, not taken as absent
+  std::optional<std::string> max_pixels, quality, jpeg_subsample, png_level, depth, report_file, frame;  // given empty is refused, not taken as absent
   std::string format;
   bool list_ops = false, help_man = false, no_auto_orient = false;
   std::string completion;
@@ -540,6 +550,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--png-level", png_level, "PNG: 0 stores uncompressed; 1 to 9, zlib's LZ77 search at that level "
                  "(slower; smaller files for graphics, screenshots, text)")
       ->type_name("L")->default_str("run-length (fast; the smallest files for photos)");
+  app.add_option("--depth", depth, "Bits a sample in the output: 8 rounds 16-bit samples as round(v * 255 / 65535), "
+                 "16 widens 8-bit ones as v * 257 (PNG, TIFF and PNM hold 16)")
+      ->type_name("8|16")->default_str("the image's, where the format holds it");
   app.add_flag("--strip", cmd.write.strip, "Write no ICC profile, EXIF or XMP (by default the input's are kept "
                "wherever the output's format holds them); the resolution stays");
   app.add_flag("--no-auto-orient", no_auto_orient, "Keep the pixels as stored and the EXIF orientation as given "
@@ -615,7 +628,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
     if (quality) cmd.write.jpeg_quality = cmd.write.webp_quality = parse_int_option("--quality", *quality, 1, 100);
     if (jpeg_subsample) cmd.write.jpeg_subsample = parse_jpeg_subsample(*jpeg_subsample);
-    const EncoderOptionsGiven encoder_given{quality.has_value(), jpeg_subsample.has_value(), png_level.has_value()};
+    if (depth) cmd.write.depth = parse_depth(*depth);
+    const EncoderOptionsGiven encoder_given{quality.has_value(), jpeg_subsample.has_value(), png_level.has_value(),
+                                            cmd.write.depth == Depth::U16};
     if (png_level) cmd.write.png_level = parse_int_option("--png-level", *png_level, 0, 9);
     if (report_file && report_file->empty()) throw UsageError("--report: give the file to write the report to");
     if (report_file) cmd.report = *report_file;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "image_compare.hpp"
 #include "run_binary.hpp"
 
 namespace gpuimg::test {
@@ -93,6 +94,58 @@ TEST(CliConventions, PngLevelOnAnotherFormatWarnsOnce) {
   r = run_binary({dir.file("in.png"), "--png-level", "9", dir.file("out.png")});
   EXPECT_EQ(r.err, "");
   r = run_binary({dir.file("in.png"), "--png-level", "9", "-q", dir.file("out.webp")});
+  EXPECT_EQ(r.err, "");
+}
+
+// --depth sets the output's bits a sample: 16-bit samples rounded to 8 as
+// round(v * 255 / 65535), 8-bit ones widened as v * 257, the other layout's
+// samples as they are; in a batch, every output's. A format of 8-bit
+// samples alone warns once and writes 8 bits.
+TEST(CliConventions, DepthSetsTheOutputsBitsASample) {
+  TempDir dir;
+  for (int channels = 1; channels <= 4; ++channels) {
+    SCOPED_TRACE(std::to_string(channels) + " channels");
+    const Image wide = random_image(7, 5, channels, Depth::U16, 30 + channels);
+    const Image narrow = random_image(7, 5, channels, Depth::U8, 40 + channels);
+    write_image(dir.file("wide.png"), wide);
+    write_image(dir.file("narrow.png"), narrow);
+    RunResult r = run_binary({dir.file("wide.png"), "--depth", "8", dir.file("w8.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Image w8 = read_image(dir.file("w8.png"));
+    ASSERT_EQ(w8.depth, Depth::U8);
+    ASSERT_EQ(w8.channels, channels);
+    for (std::size_t i = 0; i < wide.pixel_count() * channels; ++i)
+      ASSERT_EQ(w8.samples<std::uint8_t>()[i], std::lround(wide.samples<std::uint16_t>()[i] * 255.0 / 65535.0)) << i;
+    r = run_binary({dir.file("narrow.png"), "--depth", "16", dir.file("n16.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Image n16 = read_image(dir.file("n16.png"));
+    ASSERT_EQ(n16.depth, Depth::U16);
+    for (std::size_t i = 0; i < narrow.pixel_count() * channels; ++i)
+      ASSERT_EQ(n16.samples<std::uint16_t>()[i], narrow.samples<std::uint8_t>()[i] * 257) << i;
+    for (const char* d : {"8", "16"}) {
+      const Image& same = std::string(d) == "8" ? narrow : wide;
+      write_image(dir.file("same.png"), same);
+      r = run_binary({dir.file("same.png"), "--depth", d, dir.file("same_out.png")});
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_TRUE(same_samples(read_image(dir.file("same_out.png")), same)) << d;
+    }
+  }
+  write_image(dir.file("a.png"), random_image(4, 3, 3, Depth::U16, 50));
+  write_image(dir.file("b.png"), random_image(3, 4, 1, Depth::U16, 51));
+  RunResult r = run_binary({dir.file("a.png"), dir.file("b.png"), "--depth", "8", "--device", "cpu", dir.file("out") + "/"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_image(dir.file("out/a.png")).depth, Depth::U8);
+  EXPECT_EQ(read_image(dir.file("out/b.png")).depth, Depth::U8);
+  write_image(dir.file("c.png"), random_image(4, 3, 3, Depth::U8, 52));
+  r = run_binary({dir.file("c.png"), "--depth", "16", dir.file("c.jpg")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "gpuimg: warning: --depth 16 sets the samples of PNG, TIFF and PNM only; jpg output holds 8-bit samples "
+            "(-q: no warnings)\n");
+  EXPECT_EQ(read_image(dir.file("c.jpg")).depth, Depth::U8);
+  r = run_binary({dir.file("c.png"), "--depth", "16", "-q", dir.file("c.bmp")});
+  EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
 

@@ -129,7 +129,9 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--max-pixels", "-5", "b.png"}, "--max-pixels: must be a positive integer"},
                     BadCase{{"a.png", "--quality", "101", "b.png"}, "--quality: must be an integer from 1 to 100"},
                     BadCase{{"a.png", "--png-level", "10", "b.png"}, "--png-level: must be an integer from 0 to 9"},
-                    BadCase{{"a.png", "--png-level", "-1", "b.png"}, "--png-level: must be an integer from 0 to 9"}));
+                    BadCase{{"a.png", "--png-level", "-1", "b.png"}, "--png-level: must be an integer from 0 to 9"},
+                    BadCase{{"a.png", "--depth", "12", "b.png"}, "--depth: must be 8 or 16 (bits a sample), got '12'"},
+                    BadCase{{"a.png", "--depth", "08", "b.png"}, "--depth: must be 8 or 16 (bits a sample), got '08'"}));
 
 INSTANTIATE_TEST_SUITE_P(
     BadShape, CliParseRejects,

@@ -376,7 +376,8 @@ namespace {
 // What converting to a layout the format holds loses (docs/formats.md):
 // said, since a file that looks right may hold less than the image did.
 // Widening (gray to RGB, TIFF gray+alpha to RGBA) loses nothing.
-std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Image& img, const Layout& layout) {
+std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Image& img, Depth wanted,
+                                            const Layout& layout) {
   std::vector<std::string> notes;
   std::string name;
   for (const char* c = format.extension; *c; ++c) name += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
@@ -384,8 +385,9 @@ std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Im
   if (img.channels >= 3 && layout.channels < 3)
     notes.push_back(name + "holds no colour: RGB made gray by --grayscale's formula");
   if (img.has_alpha() && layout.channels % 2 == 1) notes.push_back(name + "holds no alpha: alpha dropped");
-  if (img.depth == Depth::U16 && layout.depth == Depth::U8)
-    notes.push_back(name + "holds 8-bit samples: 16-bit samples rounded to 8 bits");
+  if (wanted == Depth::U16 && layout.depth == Depth::U8)
+    notes.push_back(name + (img.depth == Depth::U16 ? "holds 8-bit samples: 16-bit samples rounded to 8 bits"
+                                                    : "holds 8-bit samples: written at 8 bits, not --depth 16"));
   return notes;
 }
 
@@ -409,8 +411,9 @@ std::vector<std::string> write_image(const std::string& path, const Image& img, 
     throw OutputError(path, "PNG level " + std::to_string(opts.png_level) + " is outside 0..9");
   }
   const OutputFormat& format = output_format_or_throw(path, opts.format);
-  const Layout layout = stored_layout(format, img.channels, img.depth);
-  std::vector<std::string> notes = lossy_layout_notes(format, img, layout);
+  const Depth wanted = opts.depth.value_or(img.depth);
+  const Layout layout = stored_layout(format, img.channels, wanted);
+  std::vector<std::string> notes = lossy_layout_notes(format, img, wanted, layout);
   // --strip keeps the resolution, and says where the format holds none.
   Metadata resolution_only;
   resolution_only.resolution = metadata.resolution;

@@ -43,6 +43,10 @@ struct WriteOptions {
   std::string format{};
   // --strip: no ICC profile, EXIF or XMP in the output, the resolution kept (metadata.hpp).
   bool strip = false;
+  // --depth: the output's samples at this depth where its format holds it
+  // (16-bit samples rounded to 8 bits, 8-bit ones widened by 257); unset:
+  // the image's.
+  std::optional<Depth> depth{};
 };
 
 // An input read once: its bytes, its format (recognised from its first

@@ -31,6 +31,8 @@ void convert_samples(const Image& src, Image& dst) {
   auto scale = [](std::uint32_t v) -> Out {
     if constexpr (sizeof(In) > sizeof(Out)) {
       return to_8bit(static_cast<std::uint16_t>(v));
+    } else if constexpr (sizeof(In) < sizeof(Out)) {
+      return static_cast<Out>(v * 257u);  // to_8bit's inverse: 255 to 65535
     } else {
       return static_cast<Out>(v);
     }
@@ -52,13 +54,15 @@ void convert_samples(const Image& src, Image& dst) {
 }  // namespace detail
 
 // Gray becomes RGB by repeating the value, RGB becomes gray by bt601_gray()
-// (--grayscale's formula), alpha is copied or dropped, and 16-bit samples
-// become 8-bit by to_8bit().
-// Never adds alpha and never widens 8-bit: no output format needs either.
+// (--grayscale's formula), alpha is copied or dropped, 16-bit samples
+// become 8-bit by to_8bit(), and 8-bit ones 16-bit (--depth 16) as v * 257.
+// Never adds alpha: no output format needs it.
 inline Image convert_layout(const Image& src, int channels, Depth depth) {
-  assert(!(channels % 2 == 0 && !src.has_alpha()) && !(depth == Depth::U16 && src.depth == Depth::U8));
+  assert(!(channels % 2 == 0 && !src.has_alpha()));
   Image dst(src.width, src.height, channels, depth);
-  if (src.depth == Depth::U8) {
+  if (src.depth == Depth::U8 && depth == Depth::U16) {
+    detail::convert_samples<std::uint8_t, std::uint16_t>(src, dst);
+  } else if (src.depth == Depth::U8) {
     detail::convert_samples<std::uint8_t, std::uint8_t>(src, dst);
   } else if (depth == Depth::U8) {
     detail::convert_samples<std::uint16_t, std::uint8_t>(src, dst);
