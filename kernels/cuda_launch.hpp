@@ -80,7 +80,7 @@ template <class F> cudaError_t with_channels(const CudaStage& s, F&& f) {
 // (stencil_words.cu) where fits_word_rows says so; point ops the vector
 // groups of point.cu; remaps the tiles of remap.cu; resamples the passes of
 // resample.cu, through the tables in the stage's data.
-cudaError_t launch_point(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
+cudaError_t launch_point(const CudaStage& s, const OpRecord* device_ops, int stage);
 cudaError_t launch_stencil(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
 bool fits_word_rows(const CudaStage& s, const OpRecord& rec);
 cudaError_t launch_word_rows(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage);
@@ -114,7 +114,7 @@ inline cudaError_t launch_stage(const OpRecord& rec, int stage, const CudaStage&
       return;
     }
     if constexpr (Op::kind == Kind::point)
-      result = launch_point(s, rec, device_ops, stage);
+      result = launch_point(s, device_ops, stage);
     else if constexpr (Op::kind == Kind::stencil)
       result = launch_stencil(s, rec, device_ops, stage);
     else if constexpr (Op::kind == Kind::remap)

@@ -94,7 +94,7 @@ template <class T> cudaError_t launch(const CudaStage& s, const OpRecord* ops, i
 
 }  // namespace
 
-cudaError_t launch_point(const CudaStage& s, const OpRecord& rec, const OpRecord* device_ops, int stage) {
+cudaError_t launch_point(const CudaStage& s, const OpRecord* device_ops, int stage) {
   const bool aligned = (reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst)) % 16 == 0;
   if (!aligned || s.in.width != s.out.width || s.in.height != s.out.height || s.in.bytes != s.out.bytes)
     return cudaErrorInvalidValue;
