@@ -3,10 +3,10 @@
 // the run of input pixels it comes from into shared memory in 16-byte
 // vectors, lets its op place the segment's pixels from there, and writes
 // the segment in 16-byte vectors (row_io.cuh), whatever either row's
-// alignment. The remaps that keep the axes (remap.cu), where rows are not
-// whole vectors, and nearest resizing (resample.cu) are its ops; moving
-// pixels one by one, 3 bytes a thread at RGB, took 1.55 times a copy at
-// 7680x4320, and nearest 0.76 ms to enlarge
+// alignment. The remaps that keep the axes (remap.cu), where a row, a run
+// or a buffer does not start on a vector, and nearest resizing
+// (resample.cu) are its ops; moving pixels one by one, 3 bytes a thread at
+// RGB, took 1.55 times a copy at 7680x4320, and nearest 0.76 ms to enlarge
 // 3840x2160 RGB to 15360x8640 (0.31 ms through here).
 //
 // An op, for pixels of PB bytes:
