@@ -184,6 +184,13 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
     if (const std::optional<std::string> missing = missing_words(app, argc, argv)) return subcommand + ": " + *missing;
   }
   const std::string what = e.what();
+  // CLI11's "--resize: 1 required SIZE[:FILTER] missing".
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    const auto colon = what.find(": "), required = what.find(" required "), missing = what.rfind(" missing");
+    if (colon != std::string::npos && required != std::string::npos && missing != std::string::npos &&
+        required < missing && what.compare(colon + 2, required - colon - 2, "1") == 0)
+      return what.substr(0, colon) + ": missing its value, " + what.substr(required + 10, missing - required - 10);
+  }
   const auto override_at = what.find(" was given a disallowed flag override");
   if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
   return what;
@@ -522,6 +529,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "gpuimg"};
   app.footer(kFooter);
   app.formatter(std::make_shared<UsageInDescription>());
+  // A setting given twice takes the last, as ImageMagick's do, so that a
+  // script may add its defaults before a user's; operations (op_options.cpp)
+  // and compare's lists take every one. Subcommands inherit this.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.set_version_flag("--version", version_text());
 
   ParseResult result;

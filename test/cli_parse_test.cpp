@@ -140,6 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--bogus", "b.png"}, "unknown option '--bogus'"},
                     BadCase{{"a.png", "b.png", "c.png"}, "unexpected argument 'c.png'"},
                     BadCase{{"a.png", "b.png", "--blur"}, "--blur"},
+                    BadCase{{"a.png", "b.png", "--resize"}, "--resize: missing its value, SIZE[:FILTER]"},
+                    BadCase{{"a.png", "b.png", "--depth"}, "--depth: missing its value, 8|16"},
                     BadCase{{"a.png", "--invert=yes", "b.png"}, "invert"},
                     BadCase{{"", "b.png"}, "empty path given as INPUT"},
                     BadCase{{"a.png", "--invert", ""}, "empty path given as OUTPUT"},
@@ -192,6 +194,27 @@ TEST(CliParse, EveryNumericOptionRefusesAllButPlainDecimals) {
       EXPECT_NE(p.err.find("got '" + value + "'"), std::string::npos) << p.err;
       EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
     }
+}
+
+// A setting given twice takes the last, as ImageMagick's do (a script may
+// put its defaults first); an operation given twice is two stages, and
+// compare's limits are settings too.
+TEST(CliParse, ASettingGivenTwiceTakesTheLast) {
+  Parsed p = parse({"a.png", "--quality", "50", "--depth", "16", "--blur", "1", "--quality", "80", "--depth", "8",
+                    "--device", "cuda", "--blur", "2", "--device", "cpu", "--png-level", "1", "--png-level", "9",
+                    "b.jpg"});
+  ASSERT_EQ(p.result.exit_code, 0) << p.err;
+  EXPECT_EQ(p.result.command.write.jpeg_quality, 80);
+  EXPECT_EQ(p.result.command.write.depth, Depth::U8);
+  EXPECT_EQ(p.result.command.device, DeviceChoice::cpu);
+  EXPECT_EQ(p.result.command.write.png_level, 9);
+  EXPECT_EQ(p.result.command.pipeline.size(), 2u);
+  p = parse({"compare", "a.png", "b.png", "--max-diff", "5", "--max-diff", "0", "--max-mae", "2"});
+  ASSERT_EQ(p.result.exit_code, 0) << p.err;
+  ASSERT_TRUE(p.result.compare);
+  ASSERT_EQ(p.result.compare->limits.size(), 2u);
+  for (const Threshold& t : p.result.compare->limits)
+    EXPECT_EQ(t.limit, std::string(t.spec->name) == "max-diff" ? 0 : 2) << t.spec->name;
 }
 
 // 1e-320 is a subnormal and 1e-400 rounds to zero: both lie inside the

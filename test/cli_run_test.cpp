@@ -208,6 +208,11 @@ TEST(CliRun, VerboseSaysWhatTheOutputsFormatLoses) {
   EXPECT_NE(r.err.find(": PGM holds no colour: RGB made gray by --grayscale's formula\n"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(": PGM holds no alpha"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("8-bit samples"), std::string::npos) << r.err;  // PGM keeps 16 bits
+  // BMP holds alpha in 32-bit files, which gpuimg reads but does not write.
+  r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.bmp")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(": BMP as gpuimg writes it (24-bit) holds no alpha: alpha dropped\n"), std::string::npos)
+      << r.err;
   // Nothing lost, nothing said; and never without -v.
   r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.png")});
   EXPECT_EQ(r.err.find(" holds "), std::string::npos) << r.err;
