@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -186,10 +187,12 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
   const std::string what = e.what();
   // CLI11's "--resize: 1 required SIZE[:FILTER] missing".
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
-    const auto colon = what.find(": "), required = what.find(" required "), missing = what.rfind(" missing");
-    if (colon != std::string::npos && required != std::string::npos && missing != std::string::npos &&
-        required < missing && what.compare(colon + 2, required - colon - 2, "1") == 0)
-      return what.substr(0, colon) + ": missing its value, " + what.substr(required + 10, missing - required - 10);
+    const std::string_view required = ": 1 required ", missing = " missing";
+    const auto at = what.find(required);
+    if (at != std::string::npos && what.size() >= at + required.size() + missing.size() &&
+        what.compare(what.size() - missing.size(), missing.size(), missing) == 0)
+      return what.substr(0, at) + ": missing its value, " +
+             what.substr(at + required.size(), what.size() - missing.size() - at - required.size());
   }
   const auto override_at = what.find(" was given a disallowed flag override");
   if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
