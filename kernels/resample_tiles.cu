@@ -161,7 +161,7 @@ TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int cha
   l.from_at = std::size_t(rows) * groups * sizeof(SplitWeights);
   l.planes_at = l.from_at + std::size_t(rows) * sizeof(int);
   l.mid_at = l.planes_at + std::size_t(channels) * l.in_rows * l.in_pitch;
-  l.out_at = l.mid_at + std::size_t(channels) * kTileW * l.mid_pitch;
+  l.out_at = out_tile_at(l.mid_at + std::size_t(channels) * kTileW * l.mid_pitch);
   l.bytes = l.out_at + std::size_t(rows) * kTileW * channels;
   return l;
 }

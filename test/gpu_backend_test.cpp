@@ -346,7 +346,9 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // inputs (enlarging by lanczos3, halving, a third, a fifth, a seventh, box
 // shrinking 17 and 20 times), and past them (lanczos3 shrinking 20 times),
 // where the two passes take it; rows of whole words and not (word and byte
-// stores); 2 and 4 channels take the passes; a tile whose input run is more
+// stores, and 16-byte vector stores where the output's rows and the tile's
+// are whole vectors: 80x40, 128x130, both tiles of it at 80 gray and RGB
+// pixels); 2 and 4 channels take the passes; a tile whose input run is more
 // groups of four pixels than the block has threads (box shrinking 20
 // times). ResizeTilesFullHd takes whole images of many tiles.
 TEST(GpuBackend, ResizeTiles) {
@@ -356,7 +358,7 @@ TEST(GpuBackend, ResizeTiles) {
     for (auto [w, h] : {std::pair{1, 1}, std::pair{1, 70}, std::pair{70, 1}, std::pair{63, 65}, std::pair{64, 64},
                         std::pair{130, 129}, std::pair{333, 201}}) {
       const Image in = random_image(w, h, channels, Depth::U8, seed++);
-      for (const char* size : {"50%", "33%", "20%", "14%", "230%", "65x31", "128x130"})
+      for (const char* size : {"50%", "33%", "20%", "14%", "230%", "65x31", "80x40", "128x130"})
         for (ResizeFilter f : kResizeFilters) {
           const std::string arg = std::string(size) + ":" + resize_filter_name(f);
           SCOPED_TRACE(arg + " of " + shape(in));
