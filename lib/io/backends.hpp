@@ -95,7 +95,7 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata = {}, std::vector<s
 // must be picked) to RGBA, the canvas as the animation shows it then.
 // Encodes 8-bit RGB or RGBA losslessly.
 Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
-// Both also refuse a file whose chunks are cut short.
+// Both also refuse a file cut short.
 ImageShape webp_decoded_shape(const Bytes& file);
 std::size_t webp_frame_count(const Bytes& file);  // at least 1
 // Lossless where quality is 0, else lossy at that quality (1..100).

@@ -64,18 +64,26 @@ ImageShape shape_of(const Image& img) {
 
 }  // namespace
 
+ImageInfo describe_input(const InputFile& input) {
+  try {
+    std::optional<ImageShape> shape = decoded_shape(input);
+    if (!shape) {
+      // Frame 0, so that decoding fails for its own reason, not for a frame left unpicked.
+      ReadOptions opts;
+      opts.max_pixels = UINT64_MAX;
+      opts.frame = 0;
+      shape = shape_of(decode_input(input, opts));
+    }
+    return ImageInfo{input.format, *shape, frame_count(input), read_metadata(input)};
+  } catch (const CodecFailure& e) {
+    throw InputError(input.path, e.what());
+  }
+}
+
 ImageInfo read_image_info(const std::string& path) {
   ReadOptions opts;
   opts.max_pixels = UINT64_MAX;
-  opts.frame = 0;  // a fallback decode's, so that it fails for its own reason, not for a frame left unpicked
-  const InputFile input = read_input(path, opts);
-  try {
-    std::optional<ImageShape> shape = decoded_shape(input);
-    if (!shape) shape = shape_of(decode_input(input, opts));
-    return ImageInfo{input.format, *shape, frame_count(input), read_metadata(input)};
-  } catch (const CodecFailure& e) {
-    throw InputError(path, e.what());
-  }
+  return describe_input(read_input(path, opts));
 }
 
 }  // namespace gpuimg

@@ -17,10 +17,15 @@ struct ImageInfo {
   Metadata metadata;   // the first page's, for a TIFF
 };
 
-// The whole input read and checked as read_input reads and checks it (the
-// I/O layer holds a file in memory), with no limit on its pixels, as none
-// is decoded; then its headers. Throws InputError naming the path: missing,
-// empty, not an image, cut short, or headers its decoder refuses.
+// An input read by read_input or inspect_input, described from its
+// headers. Throws InputError naming its path where its decoder would refuse
+// those headers, or the file is cut short as their structure shows.
+ImageInfo describe_input(const InputFile& input);
+
+// read_input with no limit on the pixels, as none is decoded (the I/O
+// layer holds a file in memory), then describe_input. Throws InputError
+// naming the path: missing, empty, not an image, cut short, or headers its
+// decoder refuses.
 ImageInfo read_image_info(const std::string& path);
 
 }  // namespace gpuimg

@@ -97,13 +97,20 @@ int channels_of(const WebPBitstreamFeatures& features) { return features.has_alp
 
 ImageShape webp_decoded_shape(const Bytes& file) {
   const WebPBitstreamFeatures features = features_of(file);
-  const Demuxer demux = demux_of(file);
-  const Dims size = features.has_animation ? canvas_of(demux.get())
-                                           : Dims{std::uint64_t(features.width), std::uint64_t(features.height)};
-  return ImageShape{size.width, size.height, channels_of(features), Depth::U8};
+  if (features.has_animation) {
+    const Dims canvas = canvas_of(demux_of(file).get());
+    return ImageShape{canvas.width, canvas.height, channels_of(features), Depth::U8};
+  }
+  // A still image's decoder reads no chunk past its image's, where the
+  // demuxer would refuse damage the decoder never sees; it refuses a file
+  // shorter than the size its RIFF header gives, as this does.
+  if (detail::read_uint(file, 4, 4, false) > file.size() - 8) fail(VP8_STATUS_NOT_ENOUGH_DATA);
+  return ImageShape{std::uint64_t(features.width), std::uint64_t(features.height), channels_of(features), Depth::U8};
 }
 
-std::size_t webp_frame_count(const Bytes& file) { return frame_count(demux_of(file).get()); }
+std::size_t webp_frame_count(const Bytes& file) {
+  return features_of(file).has_animation ? frame_count(demux_of(file).get()) : 1;
+}
 
 Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
   const WebPBitstreamFeatures features = features_of(file);
