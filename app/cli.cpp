@@ -23,6 +23,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "golden_command.hpp"
+#include "info_command.hpp"
 #include "joined.hpp"
 #include "man_page.hpp"
 #include "message_line.hpp"
@@ -64,6 +65,7 @@ const char* kFooter =
     "  cat in.jpg | gpuimg - --blur 2 png:- > out.png\n"
     "  gpuimg photos/ --blur 2 out/ --format jpg --quality 90 --skip-existing\n"
     "  find . -name '*.png' | gpuimg --files-from - --invert out/\n"
+    "  gpuimg info photo.jpg\n"
     "  gpuimg compare expected.png actual.png --max-diff 1 --diff diff.png\n"
     "  gpuimg golden check tests/golden.txt";
 
@@ -361,6 +363,14 @@ CompareCommand compare_command(CompareCommand c) {
   return c;
 }
 
+// info's paths with their format prefixes taken; stdin holds one image.
+InfoCommand info_command(InfoCommand c) {
+  std::transform(c.files.begin(), c.files.end(), c.files.begin(), input_named);
+  if (std::count(c.files.begin(), c.files.end(), "") > 0) throw UsageError("info: empty path given as FILE");
+  if (std::count(c.files.begin(), c.files.end(), "-") > 1) throw UsageError("info: stdin holds one image: give - once");
+  return c;
+}
+
 // stdin and stdout hold one image: a batch's inputs are files, and `-` as
 // one would also be the list --files-from reads.
 void refuse_streams_in_batch(const std::vector<std::string>& paths) {
@@ -528,7 +538,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg --files-from LIST|- [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]\n"
                "       gpuimg golden check|update MANIFEST\n"
-               "       gpuimg report merge REPORT... [--json]",
+               "       gpuimg report merge REPORT... [--json]\n"
+               "       gpuimg info FILE... [--json]",
                "gpuimg"};
   app.footer(kFooter);
   app.formatter(std::make_shared<UsageInDescription>());
@@ -604,6 +615,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   CompareCli compare(app);
   GoldenCli golden(app);
   ReportCli report(app);
+  InfoCli info(app);
 
   // Where a usage error points the user.
   const auto hint = [&] {
@@ -651,17 +663,21 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cmd.read.auto_orient = !no_auto_orient;
     cmd.quiet = flags.quiet;
 
-    if (compare.chosen() || golden.chosen() || report.chosen()) {
+    if (compare.chosen() || golden.chosen() || report.chosen() || info.chosen()) {
       // CLI11 hands a subcommand's surplus words and options back to the main command.
       if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame || flags.quiet ||
           !pipeline_in_order(app, op_options).empty() || cmd.verbose || !cmd.report.empty() || cmd.write.strip ||
           no_auto_orient)
-        throw UsageError(std::string(compare.chosen() ? "compare" : golden.chosen() ? "golden" : "report") +
+        throw UsageError(std::string(compare.chosen()  ? "compare"
+                                     : golden.chosen() ? "golden"
+                                     : report.chosen() ? "report"
+                                                       : "info") +
                          ": takes no operations, -v, -q, --report, --strip, --no-auto-orient or images of the "
                          "processing command");
       if (compare.chosen()) result.compare = compare_command(compare.command());
       if (golden.chosen()) result.golden = golden.command();
       if (report.chosen()) result.report = report.command();
+      if (info.chosen()) result.info = info_command(info.command());
       return result;
     }
     cmd.pipeline = pipeline_in_order(app, op_options);

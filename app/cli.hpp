@@ -11,6 +11,7 @@
 #include "codec.hpp"
 #include "compare_command.hpp"
 #include "golden_command.hpp"
+#include "info_command.hpp"
 #include "pipeline.hpp"
 #include "report_command.hpp"
 
@@ -38,6 +39,7 @@ struct ParseResult {
   std::optional<GoldenCommand> golden;
   std::optional<BatchCommand> batch;
   std::optional<ReportCommand> report;
+  std::optional<InfoCommand> info;
 };
 
 ParseResult parse_command_line(int argc, const char* const* argv);

@@ -37,13 +37,14 @@ int main(int argc, char** argv) {
   // output (golden check's table) flushes itself.
   if (!::isatty(STDOUT_FILENO)) std::setvbuf(stdout, nullptr, _IOFBF, std::size_t{1} << 20);
   const gpuimg::ParseResult parsed = gpuimg::parse_command_line(argc, argv);
-  if (!parsed.run && !parsed.compare && !parsed.golden && !parsed.batch && !parsed.report)
+  if (!parsed.run && !parsed.compare && !parsed.golden && !parsed.batch && !parsed.report && !parsed.info)
     return checked_stdout(parsed.exit_code, 1);
   gpuimg::take_stop_signals();
   const auto run = [&] {
     if (parsed.compare) return gpuimg::run_compare(*parsed.compare);
     if (parsed.golden) return gpuimg::run_golden(*parsed.golden);
     if (parsed.report) return gpuimg::run_report(*parsed.report);
+    if (parsed.info) return gpuimg::run_info(*parsed.info);
     if (parsed.batch) return gpuimg::run_batch_command(*parsed.batch);
     return gpuimg::run_command(parsed.command);
   };

@@ -2,10 +2,13 @@
 
 namespace gpuimg {
 
-std::string describe(int channels, Depth depth) {
+const char* layout_name(int channels) {
   static const char* const names[] = {"?", "gray", "gray+alpha", "RGB", "RGBA"};
-  const char* name = channels >= 1 && channels <= 4 ? names[channels] : names[0];
-  return std::string(name) + (depth == Depth::U8 ? " 8-bit" : " 16-bit");
+  return channels >= 1 && channels <= 4 ? names[channels] : names[0];
+}
+
+std::string describe(int channels, Depth depth) {
+  return std::string(layout_name(channels)) + (depth == Depth::U8 ? " 8-bit" : " 16-bit");
 }
 
 }  // namespace gpuimg

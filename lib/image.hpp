@@ -13,6 +13,7 @@ enum class Depth : std::uint8_t { U8 = 1, U16 = 2 };  // value = bytes per sampl
 
 inline int bytes_per_sample(Depth d) { return static_cast<int>(d); }
 inline int max_sample(Depth d) { return d == Depth::U8 ? 255 : 65535; }
+const char* layout_name(int channels);            // "gray", "gray+alpha", "RGB", "RGBA"
 std::string describe(int channels, Depth depth);  // "RGBA 16-bit"
 
 struct Image {

@@ -1,11 +1,8 @@
-// Animated WebP, built here: refused naming its frame count unless --frame
+// Animated WebP, made by libwebpmux (webp_files.hpp): refused naming its frame count unless --frame
 // picks one, as a GIF is; frame N is the canvas as the animation shows it.
 // (Animated PNG: apng_frames_test.cpp.)
 #include <gtest/gtest.h>
-#include <webp/encode.h>
-#include <webp/mux.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +10,7 @@
 #include "error_text.hpp"
 #include "frame_options.hpp"
 #include "run_binary.hpp"
+#include "webp_files.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -29,35 +27,6 @@ std::vector<Image> webp_frames() {
     frames.push_back(img);
   }
   return frames;
-}
-
-Bytes animated_webp(const std::vector<Image>& frames) {
-  WebPAnimEncoderOptions options;
-  EXPECT_TRUE(WebPAnimEncoderOptionsInit(&options));
-  const std::unique_ptr<WebPAnimEncoder, void (*)(WebPAnimEncoder*)> encoder(
-      WebPAnimEncoderNew(frames[0].width, frames[0].height, &options), WebPAnimEncoderDelete);
-  WebPConfig config;
-  EXPECT_TRUE(WebPConfigInit(&config));
-  config.lossless = 1;
-  int timestamp = 0;
-  for (const Image& img : frames) {
-    WebPPicture picture;
-    EXPECT_TRUE(WebPPictureInit(&picture));
-    picture.use_argb = 1;
-    picture.width = img.width;
-    picture.height = img.height;
-    EXPECT_TRUE(WebPPictureImportRGBA(&picture, img.data.data(), img.width * 4));
-    EXPECT_TRUE(WebPAnimEncoderAdd(encoder.get(), &picture, timestamp, &config));
-    WebPPictureFree(&picture);
-    timestamp += 100;
-  }
-  EXPECT_TRUE(WebPAnimEncoderAdd(encoder.get(), nullptr, timestamp, nullptr));
-  WebPData data;
-  WebPDataInit(&data);
-  EXPECT_TRUE(WebPAnimEncoderAssemble(encoder.get(), &data));
-  Bytes out(data.bytes, data.bytes + data.size);
-  WebPDataClear(&data);
-  return out;
 }
 
 TEST(AnimatedWebp, IsRefusedNamingItsFrameCount) {

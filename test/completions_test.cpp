@@ -1,6 +1,6 @@
 // The shell completions `gpuimg --completion bash|zsh|fish` prints, run in
 // the shells themselves where they are installed: after a subcommand's
-// words (golden check, golden update, report merge, compare) each offers
+// words (golden check, golden update, report merge, compare, info) each offers
 // that subcommand's options and subcommands, all that its parser takes and
 // no other command's.
 #include <gtest/gtest.h>
@@ -19,6 +19,7 @@
 
 #include "compare_command.hpp"
 #include "golden_command.hpp"
+#include "info_command.hpp"
 #include "report_command.hpp"
 #include "run_binary.hpp"
 
@@ -58,6 +59,7 @@ std::map<Words, Takes> subcommand_parsers() {
   const CompareCli compare(app);
   const GoldenCli golden(app);
   const ReportCli report(app);
+  const InfoCli info(app);
   std::map<Words, Takes> out;
   walk(app, {}, out);
   return out;
@@ -140,6 +142,8 @@ TEST(Completions, BashOffersEachOptionAfterItsOwnSubcommandAlone) {
   EXPECT_EQ(bash_offers({"golden", "check", "--pr"}, dir.path()), Names{});
   EXPECT_EQ(bash_offers({"golden", "update", "--ju"}, dir.path()), Names{});
   EXPECT_EQ(bash_offers({"report", "merge", "--j"}, dir.path()), Names{"--json"});
+  EXPECT_EQ(bash_offers({"info", "cases.txt", "--j"}, dir.path()), Names{"--json"});
+  EXPECT_EQ(bash_offers({"info", "cas"}, dir.path()), Names{"cases.txt"});
   EXPECT_EQ(bash_offers({"compare", "a.png", "--max-d"}, dir.path()), (Names{"--max-diff", "--max-differing",
                                                                               "--max-differing-share"}));
   EXPECT_EQ(bash_offers({"golden", "ch"}, dir.path()), Names{"check"});

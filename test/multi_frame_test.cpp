@@ -28,22 +28,6 @@ Bytes frame_indices(int k, int w, int h) {
   return out;
 }
 
-// A GIF89a of the frames given as (left, top, width, height); no graphic
-// control extension, so each frame is drawn over the one before.
-Bytes animated_gif(const std::vector<GifFrame>& frames) {
-  Bytes b = gif_file(kW, kH, 0, frames[0]);
-  b.pop_back();  // the trailer
-  for (std::size_t k = 1; k < frames.size(); ++k) {
-    const GifFrame& f = frames[k];
-    b.push_back(0x2c);
-    for (const std::uint16_t v : {f.left, f.top, f.width, f.height}) put_le(b, v, 2);
-    b.push_back(0);
-    b.insert(b.end(), f.lzw.begin(), f.lzw.end());
-  }
-  b.push_back(0x3b);
-  return b;
-}
-
 std::vector<GifFrame> three_frames() {
   return {{0, 0, kW, kH, gif_lzw(frame_indices(0, kW, kH), 2)},
           {0, 0, kW, kH, gif_lzw(frame_indices(1, kW, kH), 2)},
@@ -64,7 +48,7 @@ Image expected_gif_frame(int k) {
 
 TEST(MultiFrame, AnimatedGifIsRefusedNamingItsFrameCount) {
   TempDir dir;
-  save(dir.file("anim.gif"), animated_gif(three_frames()));
+  save(dir.file("anim.gif"), animated_gif(kW, kH, three_frames()));
   const RunResult r = run_binary({dir.file("anim.gif"), dir.file("out.png")});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "gpuimg: " + dir.file("anim.gif") +
@@ -74,7 +58,7 @@ TEST(MultiFrame, AnimatedGifIsRefusedNamingItsFrameCount) {
 
 TEST(MultiFrame, FrameNPicksThatFrameDrawnOverTheOnesBefore) {
   TempDir dir;
-  const Bytes gif = animated_gif(three_frames());
+  const Bytes gif = animated_gif(kW, kH, three_frames());
   for (int k = 0; k < 3; ++k) {
     SCOPED_TRACE("frame " + std::to_string(k));
     EXPECT_TRUE(same_samples(expected_gif_frame(k), decode_image_bytes("anim.gif", gif, frame(k))));
@@ -89,14 +73,14 @@ TEST(MultiFrame, FrameNPicksThatFrameDrawnOverTheOnesBefore) {
 // input; without --frame there is no frame to name.
 TEST(MultiFrame, VerboseNamesTheFramePicked) {
   TempDir dir;
-  save(dir.file("anim.gif"), animated_gif(three_frames()));
+  save(dir.file("anim.gif"), animated_gif(kW, kH, three_frames()));
   const RunResult picked =
       run_binary({dir.file("anim.gif"), "--frame", "2", "-v", "--device", "cpu", dir.file("out.png")});
   ASSERT_EQ(picked.status, 0) << picked.err;
   EXPECT_NE(picked.err.find("gpuimg: " + dir.file("anim.gif") + ": " + std::to_string(kW) + "x"), std::string::npos)
       << picked.err;
   EXPECT_NE(picked.err.find(", frame 2, decoded in "), std::string::npos) << picked.err;
-  save(dir.file("one.gif"), animated_gif({three_frames()[0]}));
+  save(dir.file("one.gif"), animated_gif(kW, kH, {three_frames()[0]}));
   const RunResult plain = run_binary({dir.file("one.gif"), "-v", "--device", "cpu", dir.file("out.png")});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(plain.err.find(", frame "), std::string::npos) << plain.err;
@@ -104,13 +88,13 @@ TEST(MultiFrame, VerboseNamesTheFramePicked) {
 }
 
 TEST(MultiFrame, OneFrameGifReadsWithOrWithoutFrameZero) {
-  const Bytes gif = animated_gif({three_frames()[0]});
+  const Bytes gif = animated_gif(kW, kH, {three_frames()[0]});
   EXPECT_TRUE(same_samples(expected_gif_frame(0), decode_image_bytes("a.gif", gif)));
   EXPECT_TRUE(same_samples(expected_gif_frame(0), decode_image_bytes("a.gif", gif, frame(0))));
 }
 
 TEST(MultiFrame, FramePastTheLastIsRefusedWithTheRange) {
-  const Bytes gif = animated_gif(three_frames());
+  const Bytes gif = animated_gif(kW, kH, three_frames());
   EXPECT_EQ(error_of<InputError>([&] { decode_image_bytes("a.gif", gif, frame(3)); }),
             "a.gif: --frame 3: the GIF has 3 frames (0 to 2)");
   TempDir dir;
@@ -135,7 +119,7 @@ TEST(MultiFrame, FrameIsANonNegativeInteger) {
 TEST(MultiFrame, BatchReportsEachAnimatedFile) {
   TempDir dir;
   fs::create_directory(dir / "in");
-  save(dir.file("in/anim.gif"), animated_gif(three_frames()));
+  save(dir.file("in/anim.gif"), animated_gif(kW, kH, three_frames()));
   write_image(dir.file("in/still.png"), random_image(1, 5, 3, Depth::U8, 4));
   const RunResult r = run_binary({dir.file("in") + "/", "--device", "cpu", dir.file("out") + "/"});
   EXPECT_EQ(r.status, 1);

@@ -32,8 +32,14 @@ void check_pixel_limit(Dims dims, std::uint64_t max_pixels);
 // and 2^22 pixels.
 void check_tiff_block_size(Dims block, Dims image);
 
+// The *_decoded_shape functions (gpuimg info): what decoding the file (its
+// first frame or page) would give, read from its headers by the decoder's
+// own rules, no pixel decoded; CodecFailure where the decoder would refuse
+// those headers.
+
 // png_codec.cpp: libpng, in every build. (Writing: png_encoder.hpp.)
 Image decode_png(const Bytes& file, std::uint64_t max_pixels);
+ImageShape png_decoded_shape(const Bytes& file);
 std::string libpng_version();
 
 // jpeg_codec.cpp: libjpeg(-turbo), in every build. Decodes to 8-bit gray or
@@ -42,6 +48,7 @@ std::string libpng_version();
 // `subsample` says, with the metadata given (each item within what its
 // segments hold: metadata_formats.hpp).
 Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels);
+ImageShape jpeg_decoded_shape(const Bytes& file);
 Bytes encode_jpeg(const Image& img, int quality, JpegSubsample subsample, const Metadata& metadata = {});
 std::string libjpeg_version();
 
@@ -68,6 +75,9 @@ std::string stb_version();
 // `frame` picks (frames.hpp: one of several must be picked), gray (1, 2, 4, 8, 16-bit), RGB (8, 16) or palette (1 to 8), gray
 // and RGB with alpha; refuses a strip or tile that does not decode whole.
 Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
+// Also refused: a strip or tile whose bytes pass the file's end.
+ImageShape tiff_decoded_shape(const Bytes& file);
+std::size_t tiff_page_count(const Bytes& file);  // at least 1
 // The ICC profile (tag 34675), the XMP packet (700), the Orientation (274)
 // and an EXIF block made from its tags (tiff_exif.hpp) of that page;
 // nothing from a file libtiff cannot open.
@@ -85,6 +95,9 @@ Bytes encode_tiff(const Image& img, const Metadata& metadata = {}, std::vector<s
 // must be picked) to RGBA, the canvas as the animation shows it then.
 // Encodes 8-bit RGB or RGBA losslessly.
 Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame = kNoFrame);
+// Both also refuse a file cut short.
+ImageShape webp_decoded_shape(const Bytes& file);
+std::size_t webp_frame_count(const Bytes& file);  // at least 1
 // Lossless where quality is 0, else lossy at that quality (1..100).
 Bytes encode_webp(const Image& img, int quality);
 std::string libwebp_version();
@@ -99,12 +112,18 @@ Image gray_of(const Image& rgb);
 // bmp_rle.cpp: RLE8 and RLE4 BMPs, which stb_image refuses, to RGB.
 bool is_run_length_bmp(const Bytes& file);
 Image decode_bmp_rle(const Bytes& file, std::uint64_t max_pixels);
+ImageShape bmp_rle_shape(const Bytes& file);
 
 // pnm_text.cpp: P1 to P4, which stb_image refuses, by OpenCV's rules: P1,
 // P2 and P4 to gray, P3 to RGB, 8-bit or (P2, P3 of a maximum over 255)
 // 16-bit.
 bool is_pnm_text_or_bitmap(const Bytes& file);
 Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels);
+// A binary PNM's (P5, P6) stated maximum, its header's numbers read as
+// stb_image reads them; CodecFailure where one is missing or out of range.
+std::uint64_t binary_pnm_maximum(const Bytes& file);
+// Any PNM's; nullopt where stb_image cannot say (decoding says why).
+std::optional<ImageShape> pnm_decoded_shape(const Bytes& file);
 // The maximum M every PNM of samples (P2, P3, P5, P6) states, applied to
 // samples read as written: past M, M; under M = 255, 8-bit as
 // floor(v * 255 / M). A 16-bit image keeps its values (as OpenCV does).

@@ -48,6 +48,11 @@ bool is_run_length_bmp(const Bytes& b) {
   return (compression == 1 && bpp == 8) || (compression == 2 && bpp == 4);
 }
 
+ImageShape bmp_rle_shape(const Bytes& b) {
+  const RleLayout l = layout_of(b);
+  return ImageShape{l.width, l.height, 3, Depth::U8};
+}
+
 Image decode_bmp_rle(const Bytes& b, std::uint64_t max_pixels) {
   const RleLayout l = layout_of(b);
   check_pixel_limit({l.width, l.height}, max_pixels);

@@ -150,18 +150,9 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
     }
     case Format::pnm: {
       if (is_pnm_text_or_bitmap(file)) return decode_pnm_text(file, max_pixels);
-      const auto numbers = detail::pnm_header_numbers(file);
-      if (!numbers) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
-      // Said here in PNM's terms: stb_image would name the last of the
-      // formats it tried ("not BMP").
-      for (const std::uint64_t n : *numbers) {
-        if (n == detail::kPnmEnded) throw CodecFailure("truncated PNM (within its header)");
-        if (n == detail::kPnmNoNumber)
-          throw CodecFailure("corrupt PNM (its header needs the width, height and maximum as numbers)");
-      }
-      if ((*numbers)[2] > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string((*numbers)[2]) + ")");
+      const std::uint64_t max = binary_pnm_maximum(file);
       Image img = decode_with_stb(file, format, max_pixels);
-      apply_pnm_maximum(img, (*numbers)[2]);
+      apply_pnm_maximum(img, max);
       return img;
     }
     case Format::webp: return decode_webp(file, max_pixels, opts.frame);

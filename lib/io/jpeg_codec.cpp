@@ -115,10 +115,10 @@ Bytes app1_segment(const char* id, std::size_t id_len, const Bytes& item) {
   return seg;
 }
 
-}  // namespace
-
-Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels) {
-  Decoder d;
+// jpeg_read_header, and the colour space to decode into set: gray as
+// gray, YCbCr and RGB as RGB, CMYK and YCCK as CMYK (turned into RGB row by
+// row). Returns the channels decoded.
+int read_header(Decoder& d, const Bytes& file, std::uint64_t max_pixels) {
   jpeg_decompress_struct& cinfo = d.cinfo;
   const bool header_read = jpeg_guarded(d.err, [&] {
     jpeg_create_decompress(&cinfo);
@@ -129,18 +129,30 @@ Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels) {
   // after reading the SOF segment.
   if (!header_read) fail_decode(d.err, cinfo.data_precision);
   check_pixel_limit({cinfo.image_width, cinfo.image_height}, max_pixels);
-
-  int channels = 0;
   switch (cinfo.jpeg_color_space) {
-    case JCS_GRAYSCALE: channels = 1; break;
+    case JCS_GRAYSCALE: return 1;
     case JCS_YCbCr:
-    case JCS_RGB: channels = 3; cinfo.out_color_space = JCS_RGB; break;
+    case JCS_RGB: cinfo.out_color_space = JCS_RGB; return 3;
     case JCS_CMYK:
-    case JCS_YCCK: channels = 3; cinfo.out_color_space = JCS_CMYK; break;  // libjpeg turns YCCK into CMYK
+    case JCS_YCCK: cinfo.out_color_space = JCS_CMYK; return 3;  // libjpeg turns YCCK into CMYK
     default:
       throw CodecFailure("JPEG with " + std::to_string(cinfo.num_components) +
                          " components in an unknown colour space is not supported");
   }
+}
+
+}  // namespace
+
+ImageShape jpeg_decoded_shape(const Bytes& file) {
+  Decoder d;
+  const int channels = read_header(d, file, UINT64_MAX);
+  return ImageShape{d.cinfo.image_width, d.cinfo.image_height, channels, Depth::U8};
+}
+
+Image decode_jpeg(const Bytes& file, std::uint64_t max_pixels) {
+  Decoder d;
+  jpeg_decompress_struct& cinfo = d.cinfo;
+  const int channels = read_header(d, file, max_pixels);
   const bool cmyk = cinfo.out_color_space == JCS_CMYK;
   // The accurate integer DCT (libjpeg's default, named so it stays pinned):
   // libjpeg-turbo's SIMD versions of it give the same bytes as its C code.

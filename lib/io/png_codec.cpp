@@ -131,8 +131,10 @@ struct Palette {
   int alpha_size = 0;
 };
 
+int expanded_channels(const Palette& p) { return p.alpha_size > 0 ? 4 : 3; }
+
 Image expand_palette(const Image& indices, const Palette& p) {
-  Image img(indices.width, indices.height, p.alpha_size > 0 ? 4 : 3, Depth::U8);
+  Image img(indices.width, indices.height, expanded_channels(p), Depth::U8);
   std::uint8_t* out = img.data.data();
   for (const std::uint8_t index : indices.data) {
     if (index >= p.size) throw CodecFailure("corrupt PNG (palette index " + std::to_string(index) + " is past the palette's " +
@@ -150,51 +152,71 @@ Image expand_palette(const Image& indices, const Palette& p) {
   throw CodecFailure(std::string("corrupt PNG (") + state.message + ")");
 }
 
-}  // namespace
+// What libpng will give: IHDR and the chunks before the first IDAT, read
+// into `h` with the transforms set. A palette image's channels and depth
+// are its indices'; expand_palette makes them colours.
+struct PngHeader {
+  png_uint_32 width = 0, height = 0;
+  int channels = 0, bit_depth = 0, passes = 0;
+  Palette palette;
+};
 
-Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
+PngHeader read_header(PngHandle& h, const Bytes& file, std::uint64_t max_pixels) {
   check_chunk_lengths(file);
-  PngHandle h;
   h.state.in = &file;
   // libpng's own default cap is 1,000,000 per side; make it agree with the
   // caller's pixel limit (already checked from IHDR) instead.
   const auto side_limit = static_cast<png_uint_32>(std::min<std::uint64_t>(max_pixels, PNG_UINT_31_MAX));
-  png_uint_32 width = 0, height = 0;
-  int channels = 0, bit_depth = 0, passes = 0;
-  Palette palette;
+  PngHeader out;
   const bool header_read = png_guarded(h.png, [&] {
     png_set_read_fn(h.png, &h.state, read_bytes);
     png_set_user_limits(h.png, side_limit, side_limit);
     png_set_chunk_malloc_max(h.png, kChunkMemoryMax);
     png_set_keep_unknown_chunks(h.png, PNG_HANDLE_CHUNK_NEVER, kIgnoredChunks, kIgnoredChunkCount);
     png_read_info(h.png, h.info);
-    passes = set_read_transforms(h.png, h.info);
+    out.passes = set_read_transforms(h.png, h.info);
     png_read_update_info(h.png, h.info);
-    width = png_get_image_width(h.png, h.info);
-    height = png_get_image_height(h.png, h.info);
-    channels = png_get_channels(h.png, h.info);
-    bit_depth = png_get_bit_depth(h.png, h.info);
+    out.width = png_get_image_width(h.png, h.info);
+    out.height = png_get_image_height(h.png, h.info);
+    out.channels = png_get_channels(h.png, h.info);
+    out.bit_depth = png_get_bit_depth(h.png, h.info);
     if (png_get_color_type(h.png, h.info) == PNG_COLOR_TYPE_PALETTE) {
-      png_get_PLTE(h.png, h.info, &palette.colours, &palette.size);
+      png_get_PLTE(h.png, h.info, &out.palette.colours, &out.palette.size);
       if (png_get_valid(h.png, h.info, PNG_INFO_tRNS))
-        png_get_tRNS(h.png, h.info, &palette.alpha, &palette.alpha_size, nullptr);
+        png_get_tRNS(h.png, h.info, &out.palette.alpha, &out.palette.alpha_size, nullptr);
     }
   });
   if (!header_read) fail_read(h.state);
+  return out;
+}
 
-  Image img(static_cast<int>(width), static_cast<int>(height), channels, bit_depth == 16 ? Depth::U16 : Depth::U8);
+}  // namespace
+
+Image decode_png(const Bytes& file, std::uint64_t max_pixels) {
+  PngHandle h;
+  const PngHeader header = read_header(h, file, max_pixels);
+  const png_uint_32 height = header.height;
+  Image img(static_cast<int>(header.width), static_cast<int>(height), header.channels,
+            header.bit_depth == 16 ? Depth::U16 : Depth::U8);
   // Row by row into the image, each interlace pass refining rows already
   // there: no array of row pointers, which for a 1-pixel-wide image would
   // be 8 times the pixels. png_read_end reads on to IEND, so a cut after
   // the pixels or a bad CRC in the last IDAT is an error too.
   const bool pixels_read = png_guarded(h.png, [&] {
-    for (int pass = 0; pass < passes; ++pass) {
+    for (int pass = 0; pass < header.passes; ++pass) {
       for (png_uint_32 y = 0; y < height; ++y) png_read_row(h.png, img.data.data() + y * img.row_bytes(), nullptr);
     }
     png_read_end(h.png, nullptr);
   });
   if (!pixels_read) fail_read(h.state);
-  return palette.colours ? expand_palette(img, palette) : img;
+  return header.palette.colours ? expand_palette(img, header.palette) : img;
+}
+
+ImageShape png_decoded_shape(const Bytes& file) {
+  PngHandle h;
+  const PngHeader header = read_header(h, file, PNG_UINT_31_MAX);
+  const int channels = header.palette.colours ? expanded_channels(header.palette) : header.channels;
+  return ImageShape{header.width, header.height, channels, header.bit_depth == 16 ? Depth::U16 : Depth::U8};
 }
 
 std::string libpng_version() { return std::string("libpng ") + png_get_libpng_ver(nullptr); }

@@ -51,20 +51,58 @@ struct Reader {
   }
 };
 
+// The numbers before the samples, each refused where the decoder refuses
+// it, before any pixel memory is allocated.
+struct Header {
+  std::uint64_t width, height, max;
+};
+
+Header read_header(Reader& r, char kind, std::uint64_t max_pixels) {
+  const std::uint64_t width = r.number(), height = r.number();
+  check_pixel_limit({width, height}, max_pixels);
+  if (width == 0 || height == 0) throw CodecFailure("image has no pixels (width or height 0)");
+  const std::uint64_t max = kind == '1' || kind == '4' ? 1 : r.number();
+  if (max == 0 || max > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string(max) + ")");
+  return {width, height, max};
+}
+
+int channels_of(char kind) { return kind == '3' ? 3 : 1; }
+
 }  // namespace
 
 bool is_pnm_text_or_bitmap(const Bytes& file) { return file.size() >= 2 && file[1] >= '1' && file[1] <= '4'; }
 
+std::uint64_t binary_pnm_maximum(const Bytes& file) {
+  const auto numbers = detail::pnm_header_numbers(file);
+  if (!numbers) throw CodecFailure("corrupt PNM (a header number past 2^31 - 1)");
+  // Said here in PNM's terms: stb_image would name the last of the
+  // formats it tried ("not BMP").
+  for (const std::uint64_t n : *numbers) {
+    if (n == detail::kPnmEnded) throw CodecFailure("truncated PNM (within its header)");
+    if (n == detail::kPnmNoNumber)
+      throw CodecFailure("corrupt PNM (its header needs the width, height and maximum as numbers)");
+  }
+  if ((*numbers)[2] > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string((*numbers)[2]) + ")");
+  return (*numbers)[2];
+}
+
+std::optional<ImageShape> pnm_decoded_shape(const Bytes& file) {
+  const char kind = static_cast<char>(file[1]);
+  if (!is_pnm_text_or_bitmap(file)) {
+    binary_pnm_maximum(file);
+    return stb_shape(file);
+  }
+  Reader r{file};
+  const Header h = read_header(r, kind, UINT64_MAX);
+  return ImageShape{h.width, h.height, channels_of(kind), h.max > 255 ? Depth::U16 : Depth::U8};
+}
+
 Image decode_pnm_text(const Bytes& file, std::uint64_t max_pixels) {
   Reader r{file};
   const char kind = static_cast<char>(file[1]);
-  const std::uint64_t width = r.number(), height = r.number();
-  check_pixel_limit({width, height}, max_pixels);
-  if (width == 0 || height == 0) throw CodecFailure("image has no pixels (width or height 0)");
-  const bool bits = kind == '1' || kind == '4';
-  const std::uint64_t max = bits ? 1 : r.number();
-  if (max == 0 || max > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string(max) + ")");
-  const int channels = kind == '3' ? 3 : 1;
+  const Header h = read_header(r, kind, max_pixels);
+  const std::uint64_t width = h.width, height = h.height, max = h.max;
+  const int channels = channels_of(kind);
   const bool wide = max > 255;
   // A bitmap's rows must all be there before its pixels take memory.
   const std::size_t row_bytes = (width + 7) / 8;

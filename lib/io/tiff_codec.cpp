@@ -388,15 +388,33 @@ void decode_blocks(TIFF* tif, const Layout& l, const Blocks& b, const Lookup& ta
   });
 }
 
+// libtiff follows the chain of directories to its end, or to a loop.
+std::size_t page_count(TIFF* tif) { return std::max<tdir_t>(TIFFNumberOfDirectories(tif), 1); }
+
 }  // namespace
+
+std::size_t tiff_page_count(const Bytes& file) {
+  MemoryFile memory{file};
+  Messages messages;
+  return page_count(open_tiff(memory, messages).get());
+}
+
+ImageShape tiff_decoded_shape(const Bytes& file) {
+  MemoryFile memory{file};
+  Messages messages;
+  const TiffHandle tif = open_tiff(memory, messages);
+  const Layout l = layout_of(tif.get());
+  // Where the blocks lie is read from the directory too: a file cut short
+  // within its pixels is refused here as decode_tiff refuses it.
+  check_stored_bytes(tif.get(), l, blocks_of(tif.get(), l), file.size());
+  return ImageShape{l.width, l.height, l.channels, l.depth};
+}
 
 Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame) {
   MemoryFile memory{file};
   Messages messages;
   const TiffHandle tif = open_tiff(memory, messages);
-  // libtiff follows the chain of directories to its end, or to a loop.
-  const tdir_t pages = std::max<tdir_t>(TIFFNumberOfDirectories(tif.get()), 1);
-  const std::size_t page = frame_to_decode(Format::tiff, pages, frame);
+  const std::size_t page = frame_to_decode(Format::tiff, page_count(tif.get()), frame);
   if (page > 0 && !TIFFSetDirectory(tif.get(), static_cast<tdir_t>(page)))
     throw CodecFailure("corrupt TIFF (page " + std::to_string(page) +
                        (messages.first.empty() ? "" : ": libtiff: " + messages.first) + ")");

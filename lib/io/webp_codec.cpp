@@ -55,29 +55,70 @@ Image decode_animation_frame(const Bytes& file, std::size_t index) {
   return img;
 }
 
+using Demuxer = std::unique_ptr<WebPDemuxer, void (*)(WebPDemuxer*)>;
+
+// The whole file's chunks. Read as a partial file would be, so that one
+// cut short is refused as the still image's decoder refuses it.
+Demuxer demux_of(const Bytes& file) {
+  const WebPData data{file.data(), file.size()};
+  WebPDemuxState state = WEBP_DEMUX_PARSE_ERROR;
+  Demuxer demux(WebPDemuxPartial(&data, &state), WebPDemuxDelete);
+  if (state == WEBP_DEMUX_PARSE_ERROR) fail(VP8_STATUS_BITSTREAM_ERROR);
+  if (state != WEBP_DEMUX_DONE || !demux) fail(VP8_STATUS_NOT_ENOUGH_DATA);
+  return demux;
+}
+
+Dims canvas_of(WebPDemuxer* demux) {
+  return {WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH), WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)};
+}
+
+std::size_t frame_count(WebPDemuxer* demux) { return std::max<std::uint32_t>(1, WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)); }
+
 // The frames of an animation, from its demuxer; the canvas is checked
 // against the limit before WebPAnimDecoder allocates it.
 Image decode_animation(const Bytes& file, std::uint64_t max_pixels, int frame) {
-  const WebPData data{file.data(), file.size()};
-  const std::unique_ptr<WebPDemuxer, void (*)(WebPDemuxer*)> demux(WebPDemux(&data), WebPDemuxDelete);
-  if (!demux) fail(VP8_STATUS_BITSTREAM_ERROR);
-  check_pixel_limit({WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_WIDTH), WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_HEIGHT)},
-                    max_pixels);
-  const std::size_t frames = std::max<std::uint32_t>(1, WebPDemuxGetI(demux.get(), WEBP_FF_FRAME_COUNT));
-  return decode_animation_frame(file, frame_to_decode(Format::webp, frames, frame));
+  const Demuxer demux = demux_of(file);
+  check_pixel_limit(canvas_of(demux.get()), max_pixels);
+  return decode_animation_frame(file, frame_to_decode(Format::webp, frame_count(demux.get()), frame));
 }
 
-}  // namespace
-
-Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
+WebPBitstreamFeatures features_of(const Bytes& file) {
   WebPBitstreamFeatures features;
   const VP8StatusCode status = WebPGetFeatures(file.data(), file.size(), &features);
   if (status != VP8_STATUS_OK) fail(status);
+  return features;
+}
+
+// A still image decodes to RGB, or RGBA where the file has alpha; an
+// animation's frames to RGBA.
+int channels_of(const WebPBitstreamFeatures& features) { return features.has_alpha || features.has_animation ? 4 : 3; }
+
+}  // namespace
+
+ImageShape webp_decoded_shape(const Bytes& file) {
+  const WebPBitstreamFeatures features = features_of(file);
+  if (features.has_animation) {
+    const Dims canvas = canvas_of(demux_of(file).get());
+    return ImageShape{canvas.width, canvas.height, channels_of(features), Depth::U8};
+  }
+  // A still image's decoder reads no chunk past its image's, where the
+  // demuxer would refuse damage the decoder never sees; it refuses a file
+  // shorter than the size its RIFF header gives, as this does.
+  if (detail::read_uint(file, 4, 4, false) > file.size() - 8) fail(VP8_STATUS_NOT_ENOUGH_DATA);
+  return ImageShape{std::uint64_t(features.width), std::uint64_t(features.height), channels_of(features), Depth::U8};
+}
+
+std::size_t webp_frame_count(const Bytes& file) {
+  return features_of(file).has_animation ? frame_count(demux_of(file).get()) : 1;
+}
+
+Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
+  const WebPBitstreamFeatures features = features_of(file);
   if (features.has_animation) return decode_animation(file, max_pixels, frame);
   frame_to_decode(Format::webp, 1, frame);
   if (features.width <= 0 || features.height <= 0) throw CodecFailure("image has no pixels (width or height 0)");
   check_pixel_limit({std::uint64_t(features.width), std::uint64_t(features.height)}, max_pixels);
-  Image img(features.width, features.height, features.has_alpha ? 4 : 3, Depth::U8);
+  Image img(features.width, features.height, channels_of(features), Depth::U8);
   const int stride = img.width * img.channels;
   const auto into = features.has_alpha ? WebPDecodeRGBAInto : WebPDecodeRGBInto;
   if (!into(file.data(), file.size(), img.data.data(), img.data.size(), stride)) {

@@ -6,7 +6,9 @@
 // The metadata is read as the processing command reads it (PNG chunks, JPEG
 // segments, TIFF tags, the EXIF block through libexif), and written back as
 // a PNG's chunks and an upright EXIF block. A PNG refused whole (an APNG,
-// without --frame) has its first frames decoded one by one.
+// without --frame) has its first frames decoded one by one. gpuimg info's
+// header read describes, wherever decoding gives an image, that image
+// (frame 0's, for an animated PNG).
 #include <optional>
 #include <vector>
 
@@ -14,12 +16,28 @@
 #include "error.hpp"
 #include "exif_block.hpp"
 #include "fuzz_target.hpp"
+#include "image_info.hpp"
 #include "metadata_formats.hpp"
 #include "probe.hpp"
 
 using gpuimg::fuzz::require;
 
 namespace {
+
+std::optional<gpuimg::ImageShape> described_shape(const gpuimg::InputFile& input) {
+  try {
+    return gpuimg::describe_input(input).shape;
+  } catch (const gpuimg::InputError&) {
+    return std::nullopt;
+  }
+}
+
+void check_described(const gpuimg::Image& img, const std::optional<gpuimg::ImageShape>& described) {
+  require(described.has_value(), "info describes an image that decodes");
+  require(described->width == std::uint64_t(img.width) && described->height == std::uint64_t(img.height) &&
+              described->channels == img.channels && described->depth == img.depth,
+          "info gives the decoded size, channels and depth");
+}
 
 void check_decoded(const gpuimg::Image& img, const gpuimg::ReadOptions& opts,
                    const std::optional<gpuimg::ImageShape>& shape) {
@@ -51,7 +69,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(metadata.orientation >= 1 && metadata.orientation <= 8, "an orientation is 1 to 8");
     if (!metadata.exif.empty()) gpuimg::exif_upright(metadata.exif);
     gpuimg::png_metadata_chunks(metadata);
-    check_decoded(gpuimg::decode_input(*input, opts), opts, shape);
+    const gpuimg::Image img = gpuimg::decode_input(*input, opts);
+    check_decoded(img, opts, shape);
+    check_described(img, described_shape(*input));
     return 0;
   } catch (const gpuimg::InputError&) {
     if (!input || input->format != gpuimg::Format::png) return 0;
@@ -60,7 +80,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // each on the canvas the header gives.
   for (opts.frame = 0; opts.frame < 4; ++opts.frame) {
     try {
-      check_decoded(gpuimg::decode_input(*input, opts), opts, shape);
+      const gpuimg::Image img = gpuimg::decode_input(*input, opts);
+      check_decoded(img, opts, shape);
+      if (opts.frame == 0) check_described(img, described_shape(*input));
     } catch (const gpuimg::InputError&) {
     }
   }

@@ -222,6 +222,13 @@ def decode_seeds():
         # read its 8-byte value at 8 bytes into a 12-byte entry, the last in
         # the file, 4 bytes past the end (AddressSanitizer: heap overflow).
         "finding_tiff_long8_entry.tif": b"II*\0" + struct.pack("<IHHHII", 8, 1, 256, 16, 1, 9),
+        # A lossy WebP whose VP8 chunk claims 32 of the 48 bytes after it:
+        # libwebp's decoder reads the 32 and decodes, its demuxer takes the
+        # 16 left for a broken chunk. gpuimg info read every WebP through the
+        # demuxer, and refused an image the processing command reads.
+        "finding_webp_chunk_past_image.webp": bytes.fromhex(
+            "524946463c000000574542505650382020000000d001009d012a090007000140262594027400f4aec6b6"
+            "0000fefc74f035c2e5f13f95e2d4c47e6d5a4d22f1cde01c1000"),
     }
 
 

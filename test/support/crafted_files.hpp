@@ -217,6 +217,23 @@ inline Bytes gif_file(std::uint16_t screen_w, std::uint16_t screen_h, std::uint8
   return b;
 }
 
+// A GIF89a of a `screen_w` x `screen_h` screen whose background is colour
+// 0, holding `frames` in order; no graphic control extension, so each frame
+// is drawn over the one before.
+inline Bytes animated_gif(std::uint16_t screen_w, std::uint16_t screen_h, const std::vector<GifFrame>& frames) {
+  Bytes b = gif_file(screen_w, screen_h, 0, frames[0]);
+  b.pop_back();  // the trailer
+  for (std::size_t k = 1; k < frames.size(); ++k) {
+    const GifFrame& f = frames[k];
+    b.push_back(0x2c);
+    for (const std::uint16_t v : {f.left, f.top, f.width, f.height}) put_le(b, v, 2);
+    b.push_back(f.interlaced ? 0x40 : 0);
+    b.insert(b.end(), f.lzw.begin(), f.lzw.end());
+  }
+  b.push_back(0x3b);
+  return b;
+}
+
 // A colour-mapped TGA of 8-bit indices, top row first: `colour_map` holds
 // its entries as 24-bit BGR, `data` the indices, raw (type 1) or, with
 // `rle`, already in run-length packets (type 9).

@@ -1,0 +1,177 @@
+// read_image_info (gpuimg info's reader): the size, channels and depth it
+// reads from a file's headers are what decoding the file gives (frame 0 of
+// several), for every layout each decoder reads; frames and pages counted;
+// a file cut short within its pixels refused as decoding refuses it.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "apng_files.hpp"
+#include "crafted_files.hpp"
+#include "error_text.hpp"
+#include "frame_options.hpp"
+#include "image_info.hpp"
+#include "run_binary.hpp"
+#include "webp_files.hpp"
+#if GPUIMG_WITH_TIFF
+#include "tiff_files.hpp"
+#endif
+
+namespace gpuimg::test {
+namespace {
+
+struct Case {
+  std::string name;  // the file's, in the test's folder
+  Bytes bytes;
+  std::size_t frames = 1;
+};
+
+Bytes encoded(const std::string& ext, const Image& img) {
+  const TempDir dir;
+  write_image(dir.file("x." + ext), img);
+  return load(dir.file("x." + ext));
+}
+
+Bytes text_of(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+// One file of every layout gpuimg's writers make, at both depths where the
+// format holds them.
+std::vector<Case> written_cases() {
+  std::vector<Case> out;
+  std::uint32_t seed = 1;
+  for (const std::string& ext : writable_extensions())
+    for (int channels = 1; channels <= 4; ++channels)
+      for (const Depth depth : {Depth::U8, Depth::U16}) {
+        const std::string name = ext + "-" + describe(channels, depth) + "." + ext;
+        out.push_back({name, encoded(ext, random_image(5, 3, channels, depth, seed++))});
+      }
+  return out;
+}
+
+// Layouts only other tools write: palettes, packed bits, text PNM, run
+// lengths, PSD, GIF, colour-mapped TGA.
+std::vector<Case> crafted_cases() {
+  std::vector<Case> out;
+  for (const char* name : {"gray4bit.png", "palette.png", "gray_alpha16.png"})
+    out.push_back({name, load((data_dir() / name).string())});
+  out.push_back({"p1.pbm", text_of("P1 3 2\n1 0 1\n0 1 0\n")});
+  out.push_back({"p2-16.pgm", text_of("P2 2 2 1000\n0 500\n999 1000\n")});
+  out.push_back({"p3.ppm", text_of("P3 1 2 255\n1 2 3\n4 5 6\n")});
+  out.push_back({"p4.pbm", Bytes{'P', '4', ' ', '9', ' ', '2', '\n', 0xff, 0x80, 0x00, 0x00}});
+  const Bytes gray_palette = {0, 0, 0, 0, 128, 128, 128, 0, 255, 255, 255, 0};
+  const Bytes colour_palette = {0, 0, 255, 0, 0, 255, 0, 0, 255, 0, 0, 0};
+  const Bytes rle8 = {4, 1, 0, 0, 2, 2, 2, 0, 0, 1};  // two rows of 4, then end of bitmap
+  out.push_back({"rle-gray.bmp", bmp_indexed(4, 2, 8, gray_palette, rle8, 1)});
+  out.push_back({"rle-colour.bmp", bmp_indexed(4, 2, 8, colour_palette, rle8, 1)});
+  out.push_back({"rows-gray.bmp", bmp_indexed(4, 2, 8, gray_palette, bmp_rows({0, 1, 2, 0, 1, 2, 0, 1}, 4, 8))});
+  out.push_back({"rgb.psd", psd_file(3, 2, 3, 8, std::vector<std::uint16_t>(18, 7))});
+  out.push_back({"gray-alpha16.psd", psd_file(3, 2, 2, 16, std::vector<std::uint16_t>(12, 300), 1)});
+  out.push_back({"still.gif", gif_file(5, 4, 1, {1, 1, 2, 2, gif_lzw({0, 1, 2, 3}, 2)})});
+  out.push_back({"mapped.tga", tga_mapped(2, 2, {0, 0, 255, 0, 255, 0}, {0, 1, 1, 0})});
+#if GPUIMG_WITH_TIFF
+  TiffSpec palette;
+  palette.width = 3;
+  palette.height = 2;
+  palette.photometric = PHOTOMETRIC_PALETTE;
+  palette.bits = 2;
+  for (int channel = 0; channel < 3; ++channel)
+    for (int i = 0; i < 4; ++i) palette.colormap.push_back(static_cast<std::uint16_t>(257 * 60 * (i + channel)));
+  out.push_back({"palette.tif", tiff_bytes(palette, {Bytes{0x1b, 0x40}})});
+  TiffSpec bilevel;
+  bilevel.width = 9;
+  bilevel.height = 1;
+  bilevel.bits = 1;
+  bilevel.photometric = PHOTOMETRIC_MINISWHITE;
+  out.push_back({"bilevel.tif", tiff_bytes(bilevel, {Bytes{0xa5, 0x80}})});
+  TiffSpec planar;
+  planar.width = 2;
+  planar.height = 2;
+  planar.bits = 16;
+  planar.samples = 4;
+  planar.photometric = PHOTOMETRIC_RGB;
+  planar.planar = true;
+  const Image rgba16 = random_image(2, 2, 4, Depth::U16, 40);
+  out.push_back({"planar.tif", tiff_bytes(planar, tiff_planes(rgba16, true))});
+#endif
+  return out;
+}
+
+// Files of several frames: the shape is frame 0's, as --frame 0 reads it.
+std::vector<Case> animated_cases() {
+  std::vector<Case> out;
+  const std::vector<GifFrame> gif = {{0, 0, 4, 3, gif_lzw(Bytes(12, 1), 2)},
+                                     {1, 1, 2, 2, gif_lzw({2, 3, 2, 3}, 2)},
+                                     {0, 0, 1, 1, gif_lzw({3}, 2)}};
+  out.push_back({"anim.gif", animated_gif(4, 3, gif), 3});
+  // The default image apart from the animation is frame 0: RGB, where the
+  // frames after it gain alpha.
+  const Image still = random_image(4, 3, 3, Depth::U8, 50);
+  out.push_back({"anim.png", make_apng({{random_image(4, 3, 3, Depth::U8, 51)}, {random_image(2, 2, 3, Depth::U8, 52)}}, &still), 3});
+  std::vector<Image> frames;
+  for (std::uint32_t k = 0; k < 2; ++k) frames.push_back(random_image(6, 4, 4, Depth::U8, 60 + k));
+  out.push_back({"anim.webp", animated_webp(frames), 2});
+#if GPUIMG_WITH_TIFF
+  TiffSpec first, second;
+  first.width = 5;
+  first.height = 2;
+  first.bits = 16;
+  second.width = 2;
+  second.height = 7;
+  second.samples = 3;
+  second.photometric = PHOTOMETRIC_RGB;
+  const Image gray16 = random_image(5, 2, 1, Depth::U16, 70), rgb = random_image(2, 7, 3, Depth::U8, 71);
+  out.push_back({"pages.tif", tiff_bytes({{first, tiff_planes(gray16, false)}, {second, tiff_planes(rgb, false)}}), 2});
+#endif
+  return out;
+}
+
+void expect_shape_of_decoding(const std::vector<Case>& cases) {
+  const TempDir dir;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    save(dir.file(c.name), c.bytes);
+    const Image decoded = read_image(dir.file(c.name), frame(0));
+    const ImageInfo info = read_image_info(dir.file(c.name));
+    EXPECT_EQ(info.shape.width, static_cast<std::uint64_t>(decoded.width));
+    EXPECT_EQ(info.shape.height, static_cast<std::uint64_t>(decoded.height));
+    EXPECT_EQ(info.shape.channels, decoded.channels);
+    EXPECT_EQ(info.shape.depth, decoded.depth);
+    EXPECT_EQ(info.frames, c.frames);
+  }
+}
+
+TEST(ImageInfo, BundledImagesGiveWhatDecodingGives) {
+  std::vector<Case> cases;
+  for (const auto& entry : fs::directory_iterator(data_dir()))
+    if (entry.path().extension() == ".png") cases.push_back({entry.path().filename().string(), load(entry.path().string())});
+  ASSERT_GE(cases.size(), 8u);
+  expect_shape_of_decoding(cases);
+}
+
+TEST(ImageInfo, EveryWrittenLayoutGivesWhatDecodingGives) { expect_shape_of_decoding(written_cases()); }
+
+TEST(ImageInfo, OtherToolsLayoutsGiveWhatDecodingGives) { expect_shape_of_decoding(crafted_cases()); }
+
+TEST(ImageInfo, FramesAndPagesAreCountedAndTheFirstIsDescribed) { expect_shape_of_decoding(animated_cases()); }
+
+// Header-only, but not blind to a cut: each format's own check of its
+// structure refuses the file, in decoding's words.
+TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
+  const TempDir dir;
+  std::vector<Case> cut;
+  for (const char* ext : {"png", "jpg", "webp"}) {
+    Bytes b = encoded(ext, random_image(40, 30, 3, Depth::U8, 80));
+    b.resize(b.size() - 20);
+    cut.push_back({std::string("cut.") + ext, b});
+  }
+  for (const Case& c : cut) {
+    SCOPED_TRACE(c.name);
+    save(dir.file(c.name), c.bytes);
+    const std::string decoding = error_of<InputError>([&] { read_image(dir.file(c.name)); });
+    EXPECT_EQ(error_of<InputError>([&] { read_image_info(dir.file(c.name)); }), decoding);
+  }
+}
+
+}  // namespace
+}  // namespace gpuimg::test
