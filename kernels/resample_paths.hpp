@@ -14,8 +14,12 @@ namespace gpuimg {
 // Halving 7680x4320 RGB on the H100, the tensor cores against dp4a: box
 // (3 taps) 0.128 ms against 0.107, linear (5) 0.135 against 0.111, cubic
 // (9) 0.138 against 0.149, lanczos3 (13) 0.139 against 0.188. Doubling:
-// cubic (5) 0.216 against 0.180, lanczos3 (7) 0.217 against 0.230.
-constexpr int kMmaTileTaps = 7;
+// cubic (5) 0.216 against 0.180, lanczos3 (6 taps at exactly twice, 7 at
+// other scales) 0.217 against 0.230. Those were 7 and up; since the mma
+// sums start from constant registers (eight instructions fewer a product
+// of 16 x 8 outputs, lanczos3 halving 0.139 -> 0.107 ms with the
+// staging's changes), 6 and up.
+constexpr int kMmaTileTaps = 6;
 constexpr int kMaxTileChunks = 8;
 
 // Runs the resize as tiles if it fits them, setting `ran`; else leaves it
