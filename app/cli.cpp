@@ -496,9 +496,10 @@ std::uint64_t parse_max_pixels(const std::string& text) {
 
 DeviceChoice parse_device(const std::string& text) {
   if (text == "auto") return DeviceChoice::automatic;
-  if (text == "cuda") return DeviceChoice::cuda;
+  // "gpu" is what people type for the one GPU backend there is.
+  if (text == "cuda" || text == "gpu") return DeviceChoice::cuda;
   if (text == "cpu") return DeviceChoice::cpu;
-  throw UsageError("--device: must be auto, cuda or cpu, got '" + text + "'");
+  throw UsageError("--device: must be auto, cuda (or gpu) or cpu, got '" + text + "'");
 }
 
 DeviceSet parse_devices(const std::string& text) {
@@ -563,7 +564,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "the one to write, whose extension picks the format ('-' or EXT:-: stdout); or INPUT... FOLDER/: "
                  "images and folders of them, and the folder to write into")->type_name("PATH");
   app.add_option("--device", device, "Where to run: auto (one image: the CPU when its pipeline costs less there "
-                 "than starting CUDA; otherwise, and for a batch, the GPU when usable, else the CPU), cuda or cpu")
+                 "than starting CUDA; otherwise, and for a batch, the GPU when usable, else the CPU), cuda (or gpu) or cpu")
       ->type_name("auto|cuda|cpu")->default_str("auto");
   app.add_option("--max-pixels", max_pixels, "Refuse inputs with more pixels than this (read from the header): a "
                  "number (1e6) or WxH")->type_name("N|WxH")->default_str(std::to_string(ReadOptions{}.max_pixels));

@@ -288,7 +288,7 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   update_ = sub_->add_subcommand("update", "Run each case and write its output as its golden NAME.png");
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
-    s->add_option("--device", device_, "Where the cases run: auto, cuda or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
+    s->add_option("--device", device_, "Where the cases run: auto, cuda (or gpu) or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
     s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)");
     s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr");
   }

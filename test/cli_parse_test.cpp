@@ -68,6 +68,7 @@ TEST(CliParse, DeviceAndLimits) {
   EXPECT_EQ(parse({"a.png", "b.png"}).result.command.write.png_level, WriteOptions::kPngRunLength);
   EXPECT_TRUE(p.result.command.verbose);
   EXPECT_EQ(parse({"a.png", "b.png", "--device", "cuda"}).result.command.device, DeviceChoice::cuda);
+  EXPECT_EQ(parse({"a.png", "b.png", "--device", "gpu"}).result.command.device, DeviceChoice::cuda);
 }
 
 struct BadCase {
@@ -124,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--sharpen", "0,5", "b.png"}, kSharpenRange},
                     BadCase{{"a.png", "--blur", "1e1", "b.png"}, kBlurRange},
                     BadCase{{"a.png", "--blur", "0x10", "b.png"}, kBlurRange},
-                    BadCase{{"a.png", "--device", "gpu", "b.png"}, "--device: must be auto, cuda or cpu"},
+                    BadCase{{"a.png", "--device", "opencl", "b.png"}, "--device: must be auto, cuda (or gpu) or cpu"},
                     BadCase{{"a.png", "--max-pixels", "0", "b.png"}, "--max-pixels: must be a positive integer"},
                     BadCase{{"a.png", "--max-pixels", "-5", "b.png"}, "--max-pixels: must be a positive integer"},
                     BadCase{{"a.png", "--quality", "101", "b.png"}, "--quality: must be an integer from 1 to 100"},
