@@ -145,7 +145,8 @@ __device__ void store_tile(const std::uint8_t* out, std::uint8_t* __restrict__ d
   const unsigned row_bytes = width * C;
   const std::size_t out_row = std::size_t(out_w) * C;
   std::uint8_t* to = dst + std::size_t(y0) * out_row + std::size_t(x0) * C;
-  if (out_row % 16 == 0 && row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+  const auto on_16 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (out_row % 16 == 0 && row_bytes % 16 == 0 && on_16(out) && on_16(to)) {
     const unsigned vectors = row_bytes / 16;
     for (unsigned i = threadIdx.x; i < height * vectors; i += T) {
       const unsigned j = i / vectors, k = i - j * vectors;
