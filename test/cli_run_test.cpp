@@ -393,7 +393,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_value("max_pixels_not_a_number", "--max-pixels", "lots"),
         bad_value("max_pixels_over_2_64", "--max-pixels", "18446744073709551616"),
         bad_value("quality_zero", "--quality", "0"), bad_value("quality_over_max", "--quality", "101"),
-        bad_value("quality_not_a_number", "--quality", "best"), bad_value("device_unknown", "--device", "gpu"),
+        bad_value("quality_not_a_number", "--quality", "best"), bad_value("device_unknown", "--device", "opencl"),
         bad_value("png_level_over_max", "--png-level", "10"), bad_value("png_level_not_a_number", "--png-level", "best"),
         BadUsage{"unknown_option", {"input.png", "--frobnicate", "result.png"}, {"unknown option", "--frobnicate"}},
         BadUsage{"missing_value", {"input.png", "--blur"}, {"--blur"}},

@@ -50,7 +50,7 @@ TEST(CompareCli, ExitZeroForIdenticalOneForDifferentTwoForErrors) {
            {"compare", data("scene.png"), data("scene.png"), "--max-diff", "0x10"},
            {"compare", data("scene.png"), data("scene.png"), "--psnr", "inf"},
            {"compare", data("scene.png"), data("scene.png"), "--max-pixels", ""},
-           {"compare", data("scene.png"), data("scene.png"), "--device", "gpu"},
+           {"compare", data("scene.png"), data("scene.png"), "--device", "opencl"},
            {"compare", data("scene.png"), data("scene.png"), "--blur", "3"}}) {
     SCOPED_TRACE(testing::PrintToString(args));
     r = run_binary(args);
