@@ -173,5 +173,30 @@ TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
   }
 }
 
+// What decoding refuses from the header alone, info refuses in the same
+// words, though nothing is decoded: a side past an int's (as the pixel
+// limit would not stop it: info has none), a layout the decoder does not read.
+TEST(ImageInfo, AHeaderItsDecoderRefusesIsRefused) {
+  const TempDir dir;
+  std::vector<std::pair<Case, std::string>> refused;
+#if GPUIMG_WITH_TIFF
+  // 4294967280x1 in one JPEG strip: JPEG compression claims no least size,
+  // so the file may be tiny.
+  std::vector<TiffEntry> wide = {{256, 4, 4294967280u}, {257, 4, 1}, {258, 3, 8}, {259, 3, 7}, {262, 3, 1},
+                                 {273, 4, 0},           {277, 3, 1}, {278, 4, 1}, {279, 4, 100}};
+  wide[5].value = tiff_data_offset(wide.size());
+  refused.push_back({{"wide.tif", tiff_file(wide, Bytes(100, 0))},
+                     "unsupported TIFF (4294967280x1; sides up to 2^31 - 1)"});
+#endif
+  for (const auto& [c, message] : refused) {
+    SCOPED_TRACE(c.name);
+    save(dir.file(c.name), c.bytes);
+    ReadOptions unlimited;
+    unlimited.max_pixels = UINT64_MAX;
+    EXPECT_EQ(read_error(dir.file(c.name), unlimited), dir.file(c.name) + ": " + message);
+    EXPECT_EQ(error_of<InputError>([&] { read_image_info(dir.file(c.name)); }), dir.file(c.name) + ": " + message);
+  }
+}
+
 }  // namespace
 }  // namespace gpuimg::test
