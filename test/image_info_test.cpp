@@ -156,19 +156,39 @@ TEST(ImageInfo, OtherToolsLayoutsGiveWhatDecodingGives) { expect_shape_of_decodi
 TEST(ImageInfo, FramesAndPagesAreCountedAndTheFirstIsDescribed) { expect_shape_of_decoding(animated_cases()); }
 
 // Header-only, but not blind to a cut: each format's own check of its
-// structure refuses the file, in decoding's words.
+// structure refuses the file, in decoding's words. JPEG and PNG are
+// refused by read_input's walk of their markers and chunks; TIFF by where
+// its strips lie; uncompressed BMP and binary PNM by the size their header
+// gives exactly, a byte short of it being enough.
 TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
   const TempDir dir;
   std::vector<Case> cut;
-  for (const char* ext : {"png", "jpg", "webp"}) {
-    Bytes b = encoded(ext, random_image(40, 30, 3, Depth::U8, 80));
-    b.resize(b.size() - 20);
-    cut.push_back({std::string("cut.") + ext, b});
+  const auto cut_by = [&](const std::string& name, Bytes b, std::size_t n) {
+    b.resize(b.size() - n);
+    cut.push_back({name, b});
+  };
+  for (const char* ext : {"png", "jpg", "webp", "tif"})
+    cut_by(std::string("cut.") + ext, encoded(ext, random_image(40, 30, 3, Depth::U8, 80)), 20);
+  for (const int channels : {1, 3}) {
+    const Image img = random_image(40, 30, channels, Depth::U8, 81);
+    cut_by("cut-" + std::to_string(channels) + ".bmp", encoded("bmp", img), 1);
+    cut_by("cut-" + std::to_string(channels) + ".pnm", encoded("pnm", img), 1);
   }
+  cut_by("cut-16.pnm", encoded("pnm", random_image(40, 30, 3, Depth::U16, 82)), 1);
+  Bytes p4 = text_of("P4\n40 30\n");
+  p4.resize(p4.size() + 5 * 30, 0x5a);
+  cut_by("cut-p4.pbm", p4, 1);
+  // 8-bit indices, rows of 40 (a multiple of 4: the last byte is a pixel's).
+  cut_by("cut-8bit.bmp", bmp_indexed(40, 30, 8, Bytes(16, 0), bmp_rows(Bytes(40 * 30, 3), 40, 8)), 1);
+#if GPUIMG_WITH_TIFF
+  // Its directory first, its one strip last.
+  cut_by("cut-strip.tif", gray_tiff({{256, 3, 40}, {257, 3, 30}}, 40, 30, Bytes(40 * 30, 9)), 1);
+#endif
   for (const Case& c : cut) {
     SCOPED_TRACE(c.name);
     save(dir.file(c.name), c.bytes);
     const std::string decoding = error_of<InputError>([&] { read_image(dir.file(c.name)); });
+    EXPECT_EQ(decoding.rfind(dir.file(c.name) + ": ", 0), 0u) << decoding;
     EXPECT_EQ(error_of<InputError>([&] { read_image_info(dir.file(c.name)); }), decoding);
   }
 }
