@@ -226,5 +226,23 @@ TEST(InfoCli, AnImageOverThePixelLimitIsDescribed) {
   EXPECT_NE(processed.err.find("over the limit of 268435456 set by --max-pixels"), std::string::npos) << processed.err;
 }
 
+// No pixel limit, but no more read than a processing run with the default
+// --max-pixels would: a longer file is refused from its size, unread (a
+// sparse one here, which takes no disk; read whole it took 11.7 s and 2.9
+// GB, then described the PNG at its start).
+TEST(InfoCli, AFileLongerThanAnImageWithinTheDefaultLimitIsRefusedUnread) {
+  const TempDir dir;
+  const std::string path = dir.file("long.png");
+  save(path, load((data_dir() / "tiny.png").string()));
+  fs::resize_file(path, 3000000000);
+  const RunResult r = info({}, {path});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "gpuimg: " + path +
+                       ": file is 3000000000 bytes, more than any image within the default --max-pixels 268435456 can "
+                       "take (2214592512 bytes)\n");
+  EXPECT_LT(r.seconds, 5);
+}
+
 }  // namespace
 }  // namespace gpuimg::test

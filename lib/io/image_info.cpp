@@ -83,6 +83,7 @@ ImageInfo describe_input(const InputFile& input) {
 ImageInfo read_image_info(const std::string& path) {
   ReadOptions opts;
   opts.max_pixels = UINT64_MAX;
+  opts.read_within_default_limit = true;
   return describe_input(read_input(path, opts));
 }
 
