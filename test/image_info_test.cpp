@@ -194,12 +194,26 @@ TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
 }
 
 // What decoding refuses from the header alone, info refuses in the same
-// words, though nothing is decoded: a side past an int's (as the pixel
-// limit would not stop it: info has none), a layout the decoder does not read.
+// words, though nothing is decoded: a layout the decoder does not read, a
+// side past an int's (which no pixel limit stops first: info has none).
 TEST(ImageInfo, AHeaderItsDecoderRefusesIsRefused) {
   const TempDir dir;
   std::vector<std::pair<Case, std::string>> refused;
+  // A 12-bit frame header (SOF1) is enough: libjpeg refuses the precision
+  // before any scan.
+  Bytes twelve_bit = encoded("jpg", random_image(16, 16, 1, Depth::U8, 83));
+  const std::size_t sof = find_segment(twelve_bit, 0xc0);
+  ASSERT_LT(sof + 4, twelve_bit.size());
+  twelve_bit[sof + 1] = 0xc1;
+  twelve_bit[sof + 4] = 12;
+  refused.push_back({{"12bit.jpg", twelve_bit}, "12-bit JPEG is not supported (8-bit samples only)"});
 #if GPUIMG_WITH_TIFF
+  TiffSpec cmyk;
+  cmyk.width = 4;
+  cmyk.height = 2;
+  cmyk.samples = 4;
+  cmyk.photometric = PHOTOMETRIC_SEPARATED;
+  refused.push_back({{"cmyk.tif", tiff_bytes(cmyk, {Bytes(4 * 4 * 2, 0)})}, "unsupported TIFF (separated colour (CMYK))"});
   // 4294967280x1 in one JPEG strip: JPEG compression claims no least size,
   // so the file may be tiny.
   std::vector<TiffEntry> wide = {{256, 4, 4294967280u}, {257, 4, 1}, {258, 3, 8}, {259, 3, 7}, {262, 3, 1},
