@@ -19,7 +19,9 @@ struct ImageInfo {
 
 // An input read by read_input or inspect_input, described from its
 // headers. Throws InputError naming its path where its decoder would refuse
-// those headers, or the file is cut short as their structure shows.
+// those headers, or the file is cut short as their structure shows without
+// decoding (docs/info.md, What is read: not within the pixel data of a
+// GIF, TGA, run-length BMP, PackBits PSD or text PNM).
 ImageInfo describe_input(const InputFile& input);
 
 // read_input with no limit on the pixels, as none is decoded, but reading
