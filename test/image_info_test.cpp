@@ -156,20 +156,79 @@ TEST(ImageInfo, OtherToolsLayoutsGiveWhatDecodingGives) { expect_shape_of_decodi
 TEST(ImageInfo, FramesAndPagesAreCountedAndTheFirstIsDescribed) { expect_shape_of_decoding(animated_cases()); }
 
 // Header-only, but not blind to a cut: each format's own check of its
-// structure refuses the file, in decoding's words.
+// structure refuses the file, in decoding's words. JPEG and PNG are
+// refused by read_input's walk of their markers and chunks; TIFF by where
+// its strips lie; uncompressed BMP and binary PNM by the size their header
+// gives exactly, a byte short of it being enough.
 TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
   const TempDir dir;
   std::vector<Case> cut;
-  for (const char* ext : {"png", "jpg", "webp"}) {
-    Bytes b = encoded(ext, random_image(40, 30, 3, Depth::U8, 80));
-    b.resize(b.size() - 20);
-    cut.push_back({std::string("cut.") + ext, b});
+  const auto cut_by = [&](const std::string& name, Bytes b, std::size_t n) {
+    b.resize(b.size() - n);
+    cut.push_back({name, b});
+  };
+  for (const char* ext : {"png", "jpg", "webp", "tif"})
+    cut_by(std::string("cut.") + ext, encoded(ext, random_image(40, 30, 3, Depth::U8, 80)), 20);
+  for (const int channels : {1, 3}) {
+    const Image img = random_image(40, 30, channels, Depth::U8, 81);
+    cut_by("cut-" + std::to_string(channels) + ".bmp", encoded("bmp", img), 1);
+    cut_by("cut-" + std::to_string(channels) + ".pnm", encoded("pnm", img), 1);
   }
+  cut_by("cut-16.pnm", encoded("pnm", random_image(40, 30, 3, Depth::U16, 82)), 1);
+  Bytes p4 = text_of("P4\n40 30\n");
+  p4.resize(p4.size() + 5 * 30, 0x5a);
+  cut_by("cut-p4.pbm", p4, 1);
+  // 8-bit indices, rows of 40 (a multiple of 4: the last byte is a pixel's).
+  cut_by("cut-8bit.bmp", bmp_indexed(40, 30, 8, Bytes(16, 0), bmp_rows(Bytes(40 * 30, 3), 40, 8)), 1);
+#if GPUIMG_WITH_TIFF
+  // Its directory first, its one strip last.
+  cut_by("cut-strip.tif", gray_tiff({{256, 3, 40}, {257, 3, 30}}, 40, 30, Bytes(40 * 30, 9)), 1);
+#endif
   for (const Case& c : cut) {
     SCOPED_TRACE(c.name);
     save(dir.file(c.name), c.bytes);
     const std::string decoding = error_of<InputError>([&] { read_image(dir.file(c.name)); });
+    EXPECT_EQ(decoding.rfind(dir.file(c.name) + ": ", 0), 0u) << decoding;
     EXPECT_EQ(error_of<InputError>([&] { read_image_info(dir.file(c.name)); }), decoding);
+  }
+}
+
+// What decoding refuses from the header alone, info refuses in the same
+// words, though nothing is decoded: a layout the decoder does not read, a
+// side past an int's (which no pixel limit stops first: info has none).
+TEST(ImageInfo, AHeaderItsDecoderRefusesIsRefused) {
+  const TempDir dir;
+  std::vector<std::pair<Case, std::string>> refused;
+  // A 12-bit frame header (SOF1) is enough: libjpeg refuses the precision
+  // before any scan.
+  Bytes twelve_bit = encoded("jpg", random_image(16, 16, 1, Depth::U8, 83));
+  const std::size_t sof = find_segment(twelve_bit, 0xc0);
+  ASSERT_LT(sof + 4, twelve_bit.size());
+  twelve_bit[sof + 1] = 0xc1;
+  twelve_bit[sof + 4] = 12;
+  refused.push_back({{"12bit.jpg", twelve_bit}, "12-bit JPEG is not supported (8-bit samples only)"});
+#if GPUIMG_WITH_TIFF
+  TiffSpec cmyk;
+  cmyk.width = 4;
+  cmyk.height = 2;
+  cmyk.samples = 4;
+  cmyk.photometric = PHOTOMETRIC_SEPARATED;
+  refused.push_back({{"cmyk.tif", tiff_bytes(cmyk, {Bytes(4 * 4 * 2, 0)})}, "unsupported TIFF (separated colour (CMYK))"});
+  // 4294967280x1 in one JPEG strip: JPEG compression claims no least size,
+  // so the file may be tiny.
+  std::vector<TiffEntry> wide = {{256, 4, 4294967280u}, {257, 4, 1}, {258, 3, 8}, {259, 3, 7}, {262, 3, 1},
+                                 {273, 4, 0},           {277, 3, 1}, {278, 4, 1}, {279, 4, 100}};
+  wide[5].value = tiff_data_offset(wide.size());
+  refused.push_back({{"wide.tif", tiff_file(wide, Bytes(100, 0))},
+                     "unsupported TIFF (4294967280x1; sides up to 2^31 - 1)"});
+#endif
+  for (const auto& [c, message] : refused) {
+    SCOPED_TRACE(c.name);
+    save(dir.file(c.name), c.bytes);
+    ReadOptions unlimited;
+    unlimited.max_pixels = UINT64_MAX;
+    EXPECT_EQ(read_error(dir.file(c.name), unlimited), dir.file(c.name) + ": " + message);
+    EXPECT_EQ(error_of<InputError>([&] { read_image_info(dir.file(c.name)); }), dir.file(c.name) + ": " + message);
   }
 }
 

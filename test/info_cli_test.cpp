@@ -13,6 +13,7 @@
 #include "json_reader.hpp"
 #include "metadata.hpp"
 #include "metadata_files.hpp"
+#include "printable.hpp"
 #include "run_binary.hpp"
 #if GPUIMG_WITH_TIFF
 #include "tiff_files.hpp"
@@ -189,6 +190,33 @@ TEST(InfoCli, JsonCarriesTheSameFacts) {
   EXPECT_EQ(missing.members.size(), 3u) << "schema, path and error alone";
 }
 
+// A path is the user's bytes: quotes, backslashes, control bytes and bytes
+// that are not UTF-8 leave the document valid JSON (strictly read), and
+// the exact bytes come back from its printable form.
+TEST(InfoCli, JsonHoldsAnyPathsBytes) {
+  const TempDir dir;
+  const Bytes tiny = load((data_dir() / "tiny.png").string());
+  std::vector<std::string> files;
+  for (const char* name : {"say \"cheese\".png", "back\\slash.png", "bell\x07 esc\x1b.png", "latin1 \xe9t\xe9.png"}) {
+    files.push_back(dir.file(name));
+    save(files.back(), tiny);
+  }
+  files.push_back(dir.file("gone \"\\\x01\xff.png"));
+  const RunResult r = info({"--json"}, files);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "gpuimg: " + printable(files.back()) + ": no such file\n");
+  const Json doc = parse_json(r.out);
+  ASSERT_EQ(doc.items.size(), files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(printable(files[i]));
+    EXPECT_EQ(bytes_of_printable(doc.items[i]["path"].string), files[i]);
+    const bool missing = i + 1 == files.size();
+    EXPECT_EQ(doc.items[i]["error"].kind, missing ? Json::Kind::string : Json::Kind::null);
+    if (!missing) EXPECT_EQ(doc.items[i]["width"].number, 1);
+  }
+  EXPECT_EQ(doc.items.back()["error"].string, "no such file");
+}
+
 TEST(InfoCli, StdinIsReadAsDashAndNamedStdin) {
   const std::string tiny = (data_dir() / "tiny.png").string();
   const Bytes bytes = load(tiny);
@@ -224,6 +252,24 @@ TEST(InfoCli, AnImageOverThePixelLimitIsDescribed) {
   const RunResult processed = run_binary({dir.file("huge.jpg"), dir.file("out.png")});
   EXPECT_EQ(processed.status, 1);
   EXPECT_NE(processed.err.find("over the limit of 268435456 set by --max-pixels"), std::string::npos) << processed.err;
+}
+
+// No pixel limit, but no more read than a processing run with the default
+// --max-pixels would: a longer file is refused from its size, unread (a
+// sparse one here, which takes no disk; read whole it took 11.7 s and 2.9
+// GB, then described the PNG at its start).
+TEST(InfoCli, AFileLongerThanAnImageWithinTheDefaultLimitIsRefusedUnread) {
+  const TempDir dir;
+  const std::string path = dir.file("long.png");
+  save(path, load((data_dir() / "tiny.png").string()));
+  fs::resize_file(path, 3000000000);
+  const RunResult r = info({}, {path});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "gpuimg: " + path +
+                       ": file is 3000000000 bytes, more than any image within the default --max-pixels 268435456 can "
+                       "take (2214592512 bytes)\n");
+  EXPECT_LT(r.seconds, 5);
 }
 
 }  // namespace

@@ -306,8 +306,10 @@ void check_pixel_limit(Dims dims, std::uint64_t max_pixels) {
 }
 
 InputFile read_input(const std::string& path, const ReadOptions& opts) {
-  InputReader reader(path, max_input_bytes(opts.max_pixels),
-                     "more than any image within --max-pixels " + std::to_string(opts.max_pixels) + " can take");
+  const std::uint64_t read_pixels = opts.read_within_default_limit ? ReadOptions{}.max_pixels : opts.max_pixels;
+  InputReader reader(path, max_input_bytes(read_pixels),
+                     std::string("more than any image within ") + (opts.read_within_default_limit ? "the default " : "") +
+                         "--max-pixels " + std::to_string(read_pixels) + " can take");
   Bytes bytes;
   reader.read_up_to(bytes, kFirstRead);
   if (bytes.empty()) throw InputError(path, "empty file (0 bytes)");

@@ -16,6 +16,10 @@ struct ReadOptions {
   // Refuse, from the header and before allocating, images with more pixels.
   // It also bounds the input read: max_pixels * 8 bytes + 64 MiB.
   std::uint64_t max_pixels = std::uint64_t{1} << 28;
+  // Bound the input read by the default max_pixels instead, whatever
+  // max_pixels is: gpuimg info, which sets no pixel limit, still reads no
+  // more than a run with the default --max-pixels would.
+  bool read_within_default_limit = false;
   // --frame: which frame of an animated GIF, PNG or WebP or page of a TIFF
   // to decode, from 0; kNoFrame (frames.hpp): the input must hold one.
   int frame = kNoFrame;

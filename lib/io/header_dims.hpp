@@ -62,9 +62,11 @@ inline std::optional<Dims> bmp_dims(const Bytes& b) {
 // kPnmEnded where the file ends first), or
 // nullopt where one is past 2^31 - 1: stb_image 2.27 gathers them in an
 // int, which a longer number overflows (undefined behaviour) before it
-// refuses the file.
+// refuses the file. `samples_at`, where all three stand: where the samples
+// begin, past the one byte after the maximum's digits that stb consumes.
 constexpr std::uint64_t kPnmNoNumber = ~std::uint64_t{0}, kPnmEnded = kPnmNoNumber - 1;
-inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Bytes& b) {
+inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Bytes& b,
+                                                                       std::uint64_t* samples_at = nullptr) {
   std::array<std::uint64_t, 3> numbers{};
   std::size_t pos = 2;
   for (std::uint64_t& v : numbers) {
@@ -82,15 +84,18 @@ inline std::optional<std::array<std::uint64_t, 3>> pnm_header_numbers(const Byte
       if (v > 0x7fffffff) return std::nullopt;
     }
   }
+  if (samples_at) *samples_at = pos + 1;
   return numbers;
 }
 
 // "P6 # comment\n 640 480 ..." : the two numbers after the magic, read as
-// OpenCV's PxM decoder reads them (probe.cpp asks only whether one is 0):
+// OpenCV's PxM decoder reads them (probe.cpp asks whether one is 0, and
+// for P4 where its bits begin):
 // whitespace and '#' comments before a number are skipped, and
 // the byte after its last digit is consumed whatever it is, so in
 // "4000#4000" the '#' starts no comment and the height is 4000.
-inline std::optional<Dims> pnm_dims(const Bytes& b) {
+// `height_end`: just past the height's terminator, where a P4's bits begin.
+inline std::optional<Dims> pnm_dims(const Bytes& b, std::uint64_t* height_end = nullptr) {
   std::size_t pos = 2;
   auto next_number = [&]() -> std::optional<std::uint64_t> {
     while (pos < b.size() && (b[pos] == '#' || b[pos] == ' ' || (b[pos] >= '\t' && b[pos] <= '\r'))) {
@@ -110,6 +115,7 @@ inline std::optional<Dims> pnm_dims(const Bytes& b) {
   const auto width = next_number();
   const auto height = next_number();
   if (!width || !height) return std::nullopt;
+  if (height_end) *height_end = pos;
   return Dims{*width, *height};
 }
 

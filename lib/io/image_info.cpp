@@ -68,9 +68,10 @@ ImageInfo describe_input(const InputFile& input) {
   try {
     std::optional<ImageShape> shape = decoded_shape(input);
     if (!shape) {
-      // Frame 0, so that decoding fails for its own reason, not for a frame left unpicked.
+      // Frame 0, so that decoding fails for its own reason, not for a frame
+      // left unpicked; under the default pixel limit, as this one path
+      // allocates the pixels.
       ReadOptions opts;
-      opts.max_pixels = UINT64_MAX;
       opts.frame = 0;
       shape = shape_of(decode_input(input, opts));
     }
@@ -83,6 +84,7 @@ ImageInfo describe_input(const InputFile& input) {
 ImageInfo read_image_info(const std::string& path) {
   ReadOptions opts;
   opts.max_pixels = UINT64_MAX;
+  opts.read_within_default_limit = true;
   return describe_input(read_input(path, opts));
 }
 

@@ -19,12 +19,16 @@ struct ImageInfo {
 
 // An input read by read_input or inspect_input, described from its
 // headers. Throws InputError naming its path where its decoder would refuse
-// those headers, or the file is cut short as their structure shows.
+// those headers, or the file is cut short as their structure shows without
+// decoding (docs/info.md, What is read: not within the pixel data of a
+// GIF, TGA, run-length BMP, PackBits PSD or text PNM).
 ImageInfo describe_input(const InputFile& input);
 
-// read_input with no limit on the pixels, as none is decoded (the I/O
-// layer holds a file in memory), then describe_input. Throws InputError
-// naming the path: missing, empty, not an image, cut short, or headers its
+// read_input with no limit on the pixels, as none is decoded, but reading
+// no more than a run with the default --max-pixels would (the I/O layer
+// holds an input in memory: a longer file is refused unread, stdin once it
+// goes past it), then describe_input. Throws InputError naming the path:
+// missing, empty, too long, not an image, cut short, or headers its
 // decoder refuses.
 ImageInfo read_image_info(const std::string& path);
 

@@ -87,11 +87,11 @@ std::uint64_t binary_pnm_maximum(const Bytes& file) {
 }
 
 std::optional<ImageShape> pnm_decoded_shape(const Bytes& file) {
-  const char kind = static_cast<char>(file[1]);
   if (!is_pnm_text_or_bitmap(file)) {
     binary_pnm_maximum(file);
     return stb_shape(file);
   }
+  const char kind = static_cast<char>(file[1]);  // is_pnm_text_or_bitmap saw it there
   Reader r{file};
   const Header h = read_header(r, kind, UINT64_MAX);
   return ImageShape{h.width, h.height, channels_of(kind), h.max > 255 ? Depth::U16 : Depth::U8};

@@ -59,29 +59,54 @@ std::optional<ImageShape> png_shape(const Bytes& b, Dims d) {
   return ImageShape{d.width, d.height, channels, depth, 33 + raw / kDeflateMostGain};  // signature and IHDR first
 }
 
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t v = 0;
+  return __builtin_add_overflow(a, b, &v) ? UINT64_MAX : v;
+}
+
 // P1, P2, P4, P5 are gray, P3 and P6 RGB; a maximum above 255, further on,
 // makes 16-bit samples, so P2, P3, P5 and P6 are taken as 16-bit. Every
-// sample takes at least a byte, but P4's, a bit.
-ImageShape pnm_shape(const Bytes& b, Dims d) {
+// text sample takes at least a byte; a P4 is exactly its header, then rows
+// of whole bytes, as pnm_text.cpp reads it (`bits_at`, from pnm_dims).
+ImageShape pnm_shape(const Bytes& b, Dims d, std::uint64_t bits_at) {
   const char kind = static_cast<char>(b[1]);
   const int channels = kind == '3' || kind == '6' ? 3 : 1;
   const Depth depth = kind == '1' || kind == '4' ? Depth::U8 : Depth::U16;
-  const std::uint64_t least = kind == '4' ? bits_to_bytes(d.width, d.height, 1) : bits_to_bytes(d.width, d.height, 8 * channels);
+  const std::uint64_t rows = bits_to_bytes((d.width + 7) / 8, d.height, 8);
+  const std::uint64_t least = kind != '4' ? bits_to_bytes(d.width, d.height, 8 * channels)
+                              : rows == 0  ? 0  // no pixels: refused as such, not as cut short
+                                           : saturating_add(bits_at, rows);
   return ImageShape{d.width, d.height, channels, depth, least};
 }
 
-// Uncompressed BMP rows are padded to 4 bytes; compressed ones have no
+// An uncompressed BMP (none, or bit fields) is exactly its pixels, from the
+// offset its header gives, in rows padded to 4 bytes: stb_image reads them
+// so, the last row's padding too, and starts no earlier than that offset
+// (an offset past 2^31 - 1 it refuses itself). Run-length ones have no
 // useful least.
 std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
   if (!has(b, 14, 4)) return 0;
   const bool core = read_uint(b, 14, 4, false) == 12;
   const std::uint64_t bpp_at = core ? 24 : 28;
-  if (!has(b, bpp_at, 2) || (!core && (!has(b, 30, 4) || read_uint(b, 30, 4, false) != 0))) return 0;
+  if (!has(b, bpp_at, 2) || (!core && !has(b, 30, 4))) return 0;
+  const std::uint64_t compression = core ? 0 : read_uint(b, 30, 4, false);
+  if (compression != 0 && compression != 3) return 0;
   const std::uint64_t bpp = read_uint(b, bpp_at, 2, false);
   if (d.width > (UINT64_MAX - 31) / std::max<std::uint64_t>(bpp, 1)) return UINT64_MAX;
   const std::uint64_t row = (d.width * bpp + 31) / 32 * 4;
   std::uint64_t v = 0;
-  return __builtin_mul_overflow(row, d.height, &v) ? UINT64_MAX : v;
+  if (__builtin_mul_overflow(row, d.height, &v)) return UINT64_MAX;
+  const std::uint64_t offset = read_uint(b, 10, 4, false);
+  return offset > 0x7fffffff ? v : saturating_add(offset, v);
+}
+
+// P5 and P6: exactly the header as stb_image reads it, then the samples,
+// two bytes each where the maximum is over 255.
+std::uint64_t binary_pnm_min_bytes(const Bytes& b, const ImageShape& s) {
+  std::uint64_t samples_at = 0;
+  if (!detail::pnm_header_numbers(b, &samples_at)) return 0;
+  const std::uint64_t sample_bits = 8 * static_cast<std::uint64_t>(bytes_per_sample(s.depth));
+  return saturating_add(samples_at, bits_to_bytes(s.width, s.height, sample_bits * static_cast<std::uint64_t>(s.channels)));
 }
 
 // The formats stb_image reads, with the least from their own headers (BMP
@@ -90,7 +115,7 @@ std::uint64_t bmp_min_bytes(const Bytes& b, Dims d) {
 // 1 + a pixel's bytes. GIF's canvas may be far larger than its first frame.
 std::uint64_t stb_min_bytes(const Bytes& b, Format format, const ImageShape& s) {
   if (format == Format::bmp) return bmp_min_bytes(b, {s.width, s.height});
-  if (format == Format::pnm) return bits_to_bytes(s.width, s.height, 8 * static_cast<std::uint64_t>(s.channels));  // P5, P6
+  if (format == Format::pnm) return binary_pnm_min_bytes(b, s);
   if (format != Format::tga || !has(b, 0, 18)) return 0;
   const std::uint64_t pixel_bytes = (b[16] + 7) / 8;
   const bool rle = b[2] >= 9;
@@ -131,8 +156,9 @@ std::optional<ImageShape> probe_image(Format format, const Bytes& file) {
       // reported as the empty image it describes.
       // stb reads no P1 to P4 (pnm_text.cpp does): their header is read
       // as that reader reads it.
-      const std::optional<Dims> d = header_dims(format, file);
-      if (d && (d->width == 0 || d->height == 0 || is_pnm_text_or_bitmap(file))) return pnm_shape(file, *d);
+      std::uint64_t bits_at = 0;
+      const std::optional<Dims> d = detail::pnm_dims(file, &bits_at);
+      if (d && (d->width == 0 || d->height == 0 || is_pnm_text_or_bitmap(file))) return pnm_shape(file, *d, bits_at);
       if (!detail::pnm_header_numbers(file)) return std::nullopt;  // the decoder refuses it
       return stb_probe(file, format);
     }

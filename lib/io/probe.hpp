@@ -24,7 +24,10 @@ struct ImageShape {
   // The fewest bytes a whole file of this size can have, from the most its
   // compression can gain (0 where that is unbounded or unknown): a shorter
   // file is refused as truncated before any pixel memory is allocated, so a
-  // few bytes of header cannot claim gigabytes.
+  // few bytes of header cannot claim gigabytes. Exact for an uncompressed
+  // BMP and a binary PNM (P4 to P6), whose header fixes where the last
+  // pixel ends: a file a byte short is refused so, whether it is decoded
+  // or only described (gpuimg info).
   std::uint64_t min_bytes = 0;
 };
 

@@ -202,6 +202,15 @@ Layout layout_of(TIFF* tif) {
   return l;
 }
 
+// The sides decode_tiff makes an image of, refused alike by gpuimg info,
+// which has no pixel limit to stop them first: none of 0, none past an int.
+void check_sides(const Layout& l) {
+  if (l.width == 0 || l.height == 0) throw CodecFailure("image has no pixels (width or height 0)");
+  if (l.width > INT_MAX || l.height > INT_MAX) {
+    throw CodecFailure(unsupported(std::to_string(l.width) + "x" + std::to_string(l.height) + "; sides up to 2^31 - 1"));
+  }
+}
+
 // ---- strips and tiles --------------------------------------------------------
 
 // One strip or tile: libtiff's index for it, the plane it holds (0 for
@@ -404,6 +413,7 @@ ImageShape tiff_decoded_shape(const Bytes& file) {
   Messages messages;
   const TiffHandle tif = open_tiff(memory, messages);
   const Layout l = layout_of(tif.get());
+  check_sides(l);
   // Where the blocks lie is read from the directory too: a file cut short
   // within its pixels is refused here as decode_tiff refuses it.
   check_stored_bytes(tif.get(), l, blocks_of(tif.get(), l), file.size());
@@ -420,10 +430,7 @@ Image decode_tiff(const Bytes& file, std::uint64_t max_pixels, int frame) {
                        (messages.first.empty() ? "" : ": libtiff: " + messages.first) + ")");
   const Layout l = layout_of(tif.get());
   check_pixel_limit({l.width, l.height}, max_pixels);
-  if (l.width == 0 || l.height == 0) throw CodecFailure("image has no pixels (width or height 0)");
-  if (l.width > INT_MAX || l.height > INT_MAX) {
-    throw CodecFailure(unsupported(std::to_string(l.width) + "x" + std::to_string(l.height) + "; sides up to 2^31 - 1"));
-  }
+  check_sides(l);
   const Lookup table = l.bits < 8 || l.colour == Colour::palette ? lookup_of(tif.get(), l) : Lookup{};
   const Blocks b = blocks_of(tif.get(), l);
   check_stored_bytes(tif.get(), l, b, file.size());

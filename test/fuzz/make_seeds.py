@@ -154,6 +154,13 @@ def apng(mode, disposal, blend, default_image=False):
     return out.getvalue()
 
 
+def tiff_ifd(entries):
+    """A little-endian TIFF's header and first IFD: (tag, type, value) entries of count 1, no next IFD."""
+    body = b"II*\0" + struct.pack("<IH", 8, len(entries))
+    body += b"".join(struct.pack("<HHII", tag, kind, 1, value) for tag, kind, value in entries)
+    return body + struct.pack("<I", 0)
+
+
 def decode_seeds():
     palette = [(i * 17, 255 - i * 17, 90) for i in range(16)]
     trns = [255 - 16 * i for i in range(16)]
@@ -229,6 +236,11 @@ def decode_seeds():
         "finding_webp_chunk_past_image.webp": bytes.fromhex(
             "524946463c000000574542505650382020000000d001009d012a090007000140262594027400f4aec6b6"
             "0000fefc74f035c2e5f13f95e2d4c47e6d5a4d22f1cde01c1000"),
+        # gpuimg info, which sets no pixel limit, described this JPEG TIFF of
+        # 4294967280x1 in one strip, whose sides the decoder refuses.
+        "info_tiff_side_past_int.tif": tiff_ifd([(256, 4, 4294967280), (257, 4, 1), (258, 3, 8), (259, 3, 7),
+                                                 (262, 3, 1), (273, 4, 122), (277, 3, 1), (278, 4, 1),
+                                                 (279, 4, 100)]) + bytes(100),
     }
 
 
