@@ -669,10 +669,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (!paths.empty() || !flags.first_given().empty() || !format.empty() || frame || flags.quiet ||
           !pipeline_in_order(app, op_options).empty() || cmd.verbose || !cmd.report.empty() || cmd.write.strip ||
           no_auto_orient)
-        throw UsageError(std::string(compare.chosen()  ? "compare"
-                                     : golden.chosen() ? "golden"
-                                     : report.chosen() ? "report"
-                                                       : "info") +
+        throw UsageError(parsed_chain(app).front()->get_name() +
                          ": takes no operations, -v, -q, --report, --strip, --no-auto-orient or images of the "
                          "processing command");
       if (compare.chosen()) result.compare = compare_command(compare.command());

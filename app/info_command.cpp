@@ -24,9 +24,6 @@ struct Described {
   std::string error;  // the problem, without the file's name in front
 };
 
-// "stdin" for "-", as InputError names it.
-std::string shown_name(const std::string& path) { return path == "-" ? "stdin" : path; }
-
 std::string size_text(std::uint64_t width, std::uint64_t height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
@@ -65,7 +62,7 @@ const char* unit_name(Resolution::Unit unit) {
 std::string text_line(const std::string& path, const ImageInfo& info) {
   const ImageShape& s = info.shape;
   const Metadata& m = info.metadata;
-  std::string line = shown_name(path) + ": " + format_name(info.format) + " " + size_text(s.width, s.height) + ", " +
+  std::string line = input_label(path) + ": " + format_name(info.format) + " " + size_text(s.width, s.height) + ", " +
                      std::to_string(s.channels) + (s.channels == 1 ? " channel (" : " channels (") +
                      layout_name(s.channels) + "), " + std::to_string(bits(s.depth)) + "-bit";
   if (info.frames > 1)
@@ -116,11 +113,11 @@ Described describe_file(const std::string& path) {
     print_error(e);
     message = e.what();
   } catch (const std::bad_alloc&) {
-    message = shown_name(path) + ": out of memory";
+    message = input_label(path) + ": out of memory";
     std::fflush(stdout);
     print_message(message);
   }
-  d.error = file_failure(shown_name(path), message).reason;
+  d.error = file_failure(input_label(path), message).reason;
   return d;
 }
 

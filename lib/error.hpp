@@ -32,12 +32,15 @@ class Error : public std::runtime_error {
   std::vector<std::string> detail_;
 };
 
-// "PATH: problem" for a file that could not be read or decoded; "stdin:
-// problem" for the path "-", which reads stdin (file_util.hpp): a message
-// starting "-:" reads as a stray dash.
+// An input's name in messages: "stdin" for the path "-", which reads stdin
+// (file_util.hpp): a message starting "-:" reads as a stray dash.
+inline std::string input_label(const std::string& path) { return path == "-" ? "stdin" : path; }
+
+// "PATH: problem" for a file that could not be read or decoded, named by
+// input_label.
 struct InputError : Error {
   InputError(const std::string& path, const std::string& problem, std::vector<std::string> detail = {})
-      : Error(ExitCode::failure, (path == "-" ? "stdin" : path) + ": " + problem, std::move(detail)) {}
+      : Error(ExitCode::failure, input_label(path) + ": " + problem, std::move(detail)) {}
 };
 
 // "PATH: problem" for a file that could not be encoded or written; "stdout:
