@@ -181,14 +181,14 @@ inline int longest_span(const ResampleTable& t, int len, int n) {
   return longest;
 }
 
-// The layout `plan` makes for the tallest tile, of 64, 32, 16 or 8 rows,
-// whose shared memory fits `first` bytes, else `then`: fewer input rows
-// made twice where tiles meet, against more blocks an SM to hide each
-// one's loads. False where none fits.
+// The layout `plan` makes for the tallest tile, of `tallest` rows (a power
+// of two, 64 unless the kernel takes more) down to 8, whose shared memory fits
+// `first` bytes, else `then`: fewer input rows made twice where tiles meet,
+// against more blocks an SM to hide each one's loads. False where none fits.
 template <class Plan, class Layout>
-bool tallest_tile(std::size_t first, std::size_t then, int out_h, Plan plan, Layout& layout) {
+bool tallest_tile(std::size_t first, std::size_t then, int out_h, Plan plan, Layout& layout, int tallest = 64) {
   for (std::size_t most : {first, then})
-    for (int rows : {64, 32, 16, 8}) {
+    for (int rows = tallest; rows >= 8; rows /= 2) {
       layout = plan(rows);
       if (layout.bytes <= most && (out_h + rows - 1) / rows <= kMaxGridY) return true;
     }

@@ -127,16 +127,19 @@ __device__ __forceinline__ void line_outputs(const std::uint32_t* line, int pitc
 // Lines are a multiple of 8 words apart plus 4, so that the eight lines
 // and four words of an mma operand fall in 32 banks.
 struct TileLayout {
-  int rows;       // output rows a tile, 8, 16, 32 or 64
-  int in_rows;    // input rows a tile's planes hold: the most it reads, rounded up to 16
-  int in_pitch;   // bytes a row of an input plane
-  int mid_pitch;  // bytes a column of the horizontal pass
+  int rows;         // output rows a tile, 8, 16, 32, 64 or 128
+  int share_shift;  // log2 of the warps that share a group of eight rows
+  int in_rows;      // input rows a tile's planes hold: the most it reads, rounded up to 16
+  int in_pitch;     // bytes a row of an input plane
+  int mid_pitch;    // bytes a column of the horizontal pass
   std::size_t planes_at, mid_at, out_at, bytes;
 };
 
-// NK: the most chunks of 32 inputs that eight outputs read, along either axis.
+// NK: the most chunks of 32 inputs that eight outputs read, along either
+// axis. At least three blocks an SM: left free, the eight chunks' kernel
+// took 95 registers (two blocks); the others stay within 64 (four).
 template <int C, int NK>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 3)
     tile_kernel(const std::uint8_t* __restrict__ src, std::uint8_t* __restrict__ dst, int in_w, int in_h, int out_w,
                 int out_h, ResampleTable tx, ResampleTable ty, TileLayout layout) {
   extern __shared__ __align__(16) std::uint8_t shared[];
@@ -174,20 +177,22 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
 
-  // The vertical pass: each group of eight output rows takes kWarps / (rows
-  // / 8) warps, which share the 4C blocks of 16 columns.
+  // The vertical pass, by groups of eight output rows: where a tile has
+  // fewer groups than warps, each group takes kWarps / groups warps, which
+  // share its 4C blocks of 16 columns; where it has more, a warp takes
+  // every kWarps-th group, all its blocks.
   {
-    const int per_group = kWarps * 8 / layout.rows, j0 = 8 * (warp / per_group);
-    if (j0 < height) {
+    const unsigned shares = 1u << layout.share_shift, share = warp & (shares - 1);
+    const int pitch = layout.mid_pitch / 4;
+    for (int j0 = 8 * (warp >> layout.share_shift); j0 < height; j0 += 8 * (kWarps >> layout.share_shift)) {
       const int j = j0 + lane / 4;
       const bool valid = j < height;
       int base;
       const WeightFragments<NK> f =
           weight_fragments<NK>(ty, y0 + j, valid, valid ? ty.bounds[2 * (y0 + j)] - sy.first : 0, base);
-      const int pitch = layout.mid_pitch / 4;
       const auto* words = reinterpret_cast<const std::uint32_t*>(mid) + (lane / 4) * pitch + base / 4 + lane % 4;
       std::uint8_t* outputs = out + (j0 + 2 * (lane % 4)) * kTileW * C + (lane / 4) * C;
-      for (unsigned b = warp % per_group; b < 4 * C; b += per_group) {
+      for (unsigned b = share; b < 4 * C; b += shares) {
         // Block b is columns 16 (b % 4) .. + 15 of channel b / 4.
         const unsigned block = b % 4, channel = b / 4;
         if (16 * block >= unsigned(width)) continue;
@@ -223,6 +228,7 @@ int most_chunks(const ResampleTable& t, int len) {
 TileLayout plan_layout(const ResampleTables& host, int out_w, int out_h, int channels, int chunks, int rows) {
   TileLayout l{};
   l.rows = rows;
+  for (int shares = kWarps * 8 / rows; shares > 1; shares /= 2) ++l.share_shift;
   l.in_rows = round_up(longest_span(host.y, out_h, rows), 16);
   l.in_pitch = 4 * line_words(longest_span(host.x, out_w, kTileW));
   l.mid_pitch = 4 * line_words(l.in_rows);
@@ -272,11 +278,13 @@ cudaError_t launch_resample_mma_tiles(const CudaStage& s, const ResampleTables& 
   // Room for four blocks an SM, else two. At 7680x4320 RGB on the H100,
   // halving by lanczos3 took 0.139 ms in tiles of 32 rows (55 KB, four
   // blocks), 0.158 in 16; doubling took 0.217 in 64 rows (28 KB), 0.275 in
-  // 32.
+  // 32, and 0.140 in 128 rows (52 KB): the horizontal pass makes 16 rows
+  // at once, so a tile of 64 rows made 48 for the 37 it reads.
   const int C = s.in.channels;
   TileLayout layout;
   if (!tallest_tile(kRoomForFour, kRoomForTwo, s.out.height,
-                    [&](int rows) { return plan_layout(host, s.out.width, s.out.height, C, chunks, rows); }, layout))
+                    [&](int rows) { return plan_layout(host, s.out.width, s.out.height, C, chunks, rows); }, layout,
+                    128))
     return cudaSuccess;
   ran = true;
   return C == 1 ? launch<1>(s, device, layout, chunks) : launch<3>(s, device, layout, chunks);
