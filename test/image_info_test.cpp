@@ -167,8 +167,12 @@ TEST(ImageInfo, AFileCutShortIsRefusedAsDecodingRefusesIt) {
     b.resize(b.size() - n);
     cut.push_back({name, b});
   };
-  for (const char* ext : {"png", "jpg", "webp", "tif"})
-    cut_by(std::string("cut.") + ext, encoded(ext, random_image(40, 30, 3, Depth::U8, 80)), 20);
+  std::vector<std::string> encoders{"png", "jpg", "webp"};
+#if GPUIMG_WITH_TIFF
+  encoders.push_back("tif");  // builds without libtiff (the GPU machine's) write no TIFF
+#endif
+  for (const std::string& ext : encoders)
+    cut_by("cut." + ext, encoded(ext, random_image(40, 30, 3, Depth::U8, 80)), 20);
   for (const int channels : {1, 3}) {
     const Image img = random_image(40, 30, channels, Depth::U8, 81);
     cut_by("cut-" + std::to_string(channels) + ".bmp", encoded("bmp", img), 1);
