@@ -162,6 +162,14 @@ GPUIMG_HD void resample_pixel(const T* src, std::ptrdiff_t step, int first, int 
   if (unpremultiply_out) unpremultiply_pixel(out, C);
 }
 
+// The steady part of an axis halved exactly: outputs first .. end - 1
+// each read the same number of inputs from 2 i + offset, with the same
+// weights (those of output `first`), as all but the few outputs at each
+// edge do. None (first == end) on other axes.
+struct ResampleSteady {
+  int first, end, offset;
+};
+
 // A resample stage's tables as its kernels read them, unpacked from its
 // stage data (pack_resample in resample_plan.hpp): the header read from a
 // host copy, the tables pointing into `base`, which may be the device copy.
@@ -171,6 +179,7 @@ struct ResampleTables {
   bool x_kept, y_kept;  // the axis keeps its size: its pass is skipped
   bool byte_weights;    // every weight lies in [-2^23, 2^23): three bytes, the high one signed
   bool high_bytes;      // and is a multiple of 2^16: its high byte alone (box halving, linear doubling)
+  ResampleSteady steady_x, steady_y;
 };
 
 // What lies between the two passes: the input's rows at the output's width.
@@ -179,8 +188,9 @@ inline std::size_t resample_scratch_bytes(const Shape& in, const Shape& out) {
 }
 
 // The filter, then in, out and taps of x, then of y, then byte_weights
-// (bit 0) and high_bytes (bit 1).
-constexpr int kResampleHeader = 8;
+// (bit 0) and high_bytes (bit 1), then x's steady part (first, end,
+// offset), then y's.
+constexpr int kResampleHeader = 14;
 
 inline ResampleTables unpack_resample(const std::int32_t* header, const std::int32_t* base) {
   const int out_x = header[2], taps_x = header[3], out_y = header[5], taps_y = header[6];
@@ -188,8 +198,15 @@ inline ResampleTables unpack_resample(const std::int32_t* header, const std::int
   const std::int32_t* wx = bx + 2 * out_x;
   const std::int32_t* by = wx + std::ptrdiff_t(out_x) * taps_x;
   const std::int32_t* wy = by + 2 * out_y;
-  return {static_cast<ResizeFilter>(header[0]), {bx, wx, taps_x}, {by, wy, taps_y}, header[1] == out_x,
-          header[4] == out_y, (header[7] & 1) != 0, (header[7] & 2) != 0};
+  return {static_cast<ResizeFilter>(header[0]),
+          {bx, wx, taps_x},
+          {by, wy, taps_y},
+          header[1] == out_x,
+          header[4] == out_y,
+          (header[7] & 1) != 0,
+          (header[7] & 2) != 0,
+          {header[8], header[9], header[10]},
+          {header[11], header[12], header[13]}};
 }
 
 }  // namespace gpuimg

@@ -86,6 +86,23 @@ void plan_convolution(ResampleAxis& axis) {
   }
 }
 
+// The steady part of a halved axis (ResampleSteady): grown from the
+// middle output both ways while outputs read the same run shape and weights.
+ResampleSteady steady_part(const ResampleAxis& a) {
+  if (a.filter == ResizeFilter::nearest || a.in_size != 2 * a.out_size) return {0, 0, 0};
+  const int middle = a.out_size / 2, offset = a.bounds[2 * std::size_t(middle)] - 2 * middle;
+  const auto same = [&](int i) {
+    const auto row = [&](int j) { return a.weights.begin() + std::ptrdiff_t(j) * a.taps; };
+    return a.bounds[2 * std::size_t(i)] == 2 * i + offset &&
+           a.bounds[2 * std::size_t(i) + 1] == a.bounds[2 * std::size_t(middle) + 1] &&
+           std::equal(row(i), row(i) + a.taps, row(middle));
+  };
+  ResampleSteady s{middle, middle + 1, offset};
+  while (s.first > 0 && same(s.first - 1)) --s.first;
+  while (s.end < a.out_size && same(s.end)) ++s.end;
+  return s;
+}
+
 }  // namespace
 
 double resize_filter_support(ResizeFilter filter) {
@@ -160,6 +177,10 @@ std::vector<std::int32_t> pack_resample(const ResamplePlan& plan) {
     }
   std::vector<std::int32_t> data = {static_cast<std::int32_t>(plan.filter), x.in_size, x.out_size, x.taps,
                                     y.in_size, y.out_size, y.taps, byte_weights | (byte_weights && high_bytes) << 1};
+  for (const ResampleAxis* axis : {&x, &y}) {
+    const ResampleSteady s = steady_part(*axis);
+    data.insert(data.end(), {s.first, s.end, s.offset});
+  }
   for (const auto* part : {&x.bounds, &x.weights, &y.bounds, &y.weights}) data.insert(data.end(), part->begin(), part->end());
   return data;
 }

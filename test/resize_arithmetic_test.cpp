@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "image_compare.hpp"
@@ -290,6 +291,50 @@ TEST(ResizePlan, StageDataSaysWhetherEveryWeightIsItsHighByte) {
     EXPECT_EQ(high_bytes(ResizeFilter::linear, in, out), out > in) << in << "->" << out;
   }
   EXPECT_FALSE(high_bytes(ResizeFilter::box, 30, 10));
+}
+
+// Halving's steady part (ResampleSteady), which the GPU's steady kernel
+// makes with one set of weights in registers: checked against the tables
+// themselves, output by output, for every filter and size up to 300, and
+// none where an axis is not halved. Box halving is steady throughout;
+// linear halving everywhere but its first and last outputs (three taps).
+TEST(ResizePlan, StageDataGivesTheSteadyPartOfAHalvedAxis) {
+  const auto matches = [](const ResampleAxis& a, int i, int like, int offset) {
+    return a.bounds[2 * i] == 2 * i + offset && a.bounds[2 * i + 1] == a.bounds[2 * like + 1] &&
+           std::equal(a.weights.begin() + i * a.taps, a.weights.begin() + (i + 1) * a.taps,
+                      a.weights.begin() + like * a.taps);
+  };
+  for (ResizeFilter f : kResizeFilters)
+    for (int in = 1; in <= 300; ++in)
+      for (int out : {in / 2, (in + 1) / 2, in / 3 + 1, 2 * in}) {
+        if (out < 1) continue;
+        SCOPED_TRACE(std::string(resize_filter_name(f)) + " " + std::to_string(in) + "->" + std::to_string(out));
+        const ResampleAxis a = plan_axis(f, in, out), other = plan_axis(f, 7, 5);
+        for (const bool x : {true, false}) {
+          const std::vector<std::int32_t> data = pack_resample(x ? ResamplePlan{f, a, other} : ResamplePlan{f, other, a});
+          const ResampleTables t = unpack_resample(data.data(), data.data());
+          const ResampleSteady s = x ? t.steady_x : t.steady_y, none = x ? t.steady_y : t.steady_x;
+          EXPECT_EQ(none.first, none.end);
+          if (in != 2 * out || f == ResizeFilter::nearest) {
+            EXPECT_EQ(s.first, s.end);
+            continue;
+          }
+          ASSERT_TRUE(s.first < s.end && s.first >= 0 && s.end <= out);
+          for (int i = s.first; i < s.end; ++i) ASSERT_TRUE(matches(a, i, s.first, s.offset)) << i;
+          if (s.first > 0) {
+            EXPECT_FALSE(matches(a, s.first - 1, s.first, s.offset));
+          }
+          if (s.end < out) {
+            EXPECT_FALSE(matches(a, s.end, s.first, s.offset));
+          }
+          if (f == ResizeFilter::box) {
+            EXPECT_TRUE(s.first == 0 && s.end == out && s.offset == 0);
+          }
+          if (f == ResizeFilter::linear && out >= 3) {
+            EXPECT_TRUE(s.first == 1 && s.end == out - 1 && s.offset == -1 && a.bounds[2 * s.first + 1] == 4);
+          }
+        }
+      }
 }
 
 TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
