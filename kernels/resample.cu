@@ -261,6 +261,7 @@ template <class T, int C> cudaError_t resample(const CudaStage& s, const Resampl
   }
   if constexpr (sizeof(T) == 1) {
     bool ran = false;
+    if (cudaError_t e = launch_resample_steady(s, t, h, ran); e != cudaSuccess || ran) return e;
     if (cudaError_t e = launch_resample_tiles(s, t, h, ran); e != cudaSuccess || ran) return e;
   }
   const bool alpha = resize_premultiplies(t.filter, C);

@@ -2,6 +2,7 @@
 // The one-kernel paths of --resize, which resample.cu takes before its two
 // passes where they fit: 8-bit images without alpha (one or three
 // channels), both axes changing size, a filter with weights (not nearest).
+// Halving by box or linear takes a kernel of its own (resample_steady.cu).
 // Runs of at least kMmaTileTaps inputs go to the tensor cores
 // (resample_tiles_mma.cu) where eight outputs read at most kMaxTileChunks
 // runs of 32 inputs and the GPU has compute capability 8.0 or later,
@@ -22,6 +23,11 @@ namespace gpuimg {
 constexpr int kMmaTileTaps = 6;
 constexpr int kMaxTileChunks = 8;
 
+// Halving with steady runs of two or four inputs (resample_steady.cu):
+// runs it if the image fits, setting `ran`; else leaves it false and
+// launches nothing.
+cudaError_t launch_resample_steady(const CudaStage& s, const ResampleTables& device, const ResampleTables& host,
+                                   bool& ran);
 // Runs the resize as tiles if it fits them, setting `ran`; else leaves it
 // false and launches nothing.
 cudaError_t launch_resample_tiles(const CudaStage& s, const ResampleTables& device, const ResampleTables& host,

@@ -337,11 +337,12 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 }
 
 // --resize's kernels of tiles, 8-bit gray and RGB with both axes changing:
-// 64 output columns a tile and 8 to 64 rows, so sides around those; runs
+// 64 output columns a tile and 8 to 128 rows, so sides around those; runs
 // of up to 5 taps by dp4a (resample_tiles.cu) in one or two groups of four
-// (enlarging, halving by box and linear), their weights' high bytes alone
-// where every weight is a multiple of 2^16 (box halving 64 to 32, not 63 or
-// 129 to 32 or 65); longer ones on the tensor cores
+// (enlarging, and halving by box and linear where rows are not whole words,
+// which the steady kernel leaves to them), their weights' high bytes alone
+// where every weight is a multiple of 2^16 (box halving 66 to 33; not 63
+// or 129 to 32 or 65); longer ones on the tensor cores
 // (resample_tiles_mma.cu), eight outputs reading one to eight chunks of 32
 // inputs (enlarging by lanczos3, halving, a third, a fifth, a seventh, box
 // shrinking 17 and 20 times), and past them (lanczos3 shrinking 20 times),
@@ -356,7 +357,7 @@ TEST(GpuBackend, ResizeTiles) {
   std::uint32_t seed = 2100;
   for (int channels = 1; channels <= 4; ++channels)
     for (auto [w, h] : {std::pair{1, 1}, std::pair{1, 70}, std::pair{70, 1}, std::pair{63, 65}, std::pair{64, 64},
-                        std::pair{130, 129}, std::pair{333, 201}}) {
+                        std::pair{66, 66}, std::pair{130, 129}, std::pair{333, 201}}) {
       const Image in = random_image(w, h, channels, Depth::U8, seed++);
       for (const char* size : {"50%", "33%", "20%", "14%", "230%", "65x31", "80x40", "128x130"})
         for (ResizeFilter f : kResizeFilters) {
@@ -383,6 +384,31 @@ TEST(GpuBackend, ResizeTilesFullHd) {
       expect_backends_agree(in, {parse_stage("resize", {size})});
     }
   }
+}
+
+// Halving by box and linear in the steady kernel (resample_steady.cu), 8-bit
+// gray and RGB whose input and output rows are whole words: strips of four
+// output pixels, 128 a block (outputs of 512 and more take several blocks),
+// bands of 8 rows (heights off them), steady rectangles from nothing to
+// most of the image (2x2, 4x4: a frame alone) and the frame around them
+// (linear's edge rows and columns, the columns left over from whole
+// strips: output widths 2 and 6 past a multiple of 4). Rows not of whole
+// words (RGB 18 and 34 wide), alpha and 16 bits go elsewhere, and agree too.
+TEST(GpuBackend, ResizeSteadyHalving) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 2300;
+  for (int channels = 1; channels <= 4; ++channels)
+    for (auto [w, h] : {std::pair{2, 2}, std::pair{4, 4}, std::pair{8, 2}, std::pair{2, 8}, std::pair{12, 6},
+                        std::pair{18, 18}, std::pair{34, 36}, std::pair{40, 18}, std::pair{264, 34},
+                        std::pair{1036, 20}, std::pair{2056, 50}, std::pair{4, 300}})
+      for (Depth d : {Depth::U8, Depth::U16}) {
+        if (d == Depth::U16 && w > 300) continue;
+        const Image in = random_image(w, h, channels, d, seed++);
+        for (const char* size : {"50%:box", "50%:linear"}) {
+          SCOPED_TRACE(std::string(size) + " of " + shape(in));
+          expect_backends_agree(in, {parse_stage("resize", {size})});
+        }
+      }
 }
 
 // Rows that keep their axes move in segments of up to 2033 bytes (677 RGB
