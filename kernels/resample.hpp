@@ -182,6 +182,33 @@ struct ResampleTables {
   ResampleSteady steady_x, steady_y;
 };
 
+// The GPU's steady halving (resample_steady.cu): the outputs its threads
+// make in strips of kSteadyStrip pixels, columns x0 .. x1 - 1 (whole
+// strips from a multiple of kSteadyStrip, so that each strip's row is whole
+// words) by rows y0 .. y1 - 1, and whether it takes a resize of 8-bit
+// images of `channels` from in_width to out_width at all: gray or RGB,
+// rows of whole words, steady parts on both axes with runs of two or four
+// inputs (box, linear), a strip at least. (It also needs the buffers on
+// words, which the launch checks.)
+constexpr int kSteadyStrip = 4;
+struct SteadyRect {
+  int x0, x1, y0, y1;
+};
+inline SteadyRect steady_rect(const ResampleTables& t) {
+  const int x0 = (t.steady_x.first + kSteadyStrip - 1) / kSteadyStrip * kSteadyStrip;
+  const int strips = t.steady_x.end > x0 ? (t.steady_x.end - x0) / kSteadyStrip : 0;
+  return {x0, x0 + kSteadyStrip * strips, t.steady_y.first, t.steady_y.end};
+}
+inline bool steady_halving_fits(const ResampleTables& t, int channels, int in_width, int out_width) {
+  const ResampleSteady &sx = t.steady_x, &sy = t.steady_y;
+  if ((channels != 1 && channels != 3) || sx.first == sx.end || sy.first == sy.end ||
+      (std::size_t(in_width) * channels) % 4 != 0 || (std::size_t(out_width) * channels) % 4 != 0)
+    return false;
+  const int n = t.x.bounds[2 * sx.first + 1];
+  const SteadyRect r = steady_rect(t);
+  return (n == 2 || n == 4) && t.y.bounds[2 * sy.first + 1] == n && r.x1 > r.x0;
+}
+
 // What lies between the two passes: the input's rows at the output's width.
 inline std::size_t resample_scratch_bytes(const Shape& in, const Shape& out) {
   return std::size_t(out.width) * std::size_t(in.height) * std::size_t(in.channels) * std::size_t(in.bytes);

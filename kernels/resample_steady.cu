@@ -23,7 +23,6 @@
 namespace gpuimg {
 namespace {
 
-constexpr int kStripPx = 4;    // output pixels a thread makes in each row
 constexpr int kThreads = 128;  // threads a block, along the rows
 constexpr int kFrameRows = 64;  // the most rows of blocks for the frame
 
@@ -38,7 +37,7 @@ template <int N> struct SteadyWeights {
 
 // The strip's input words of one row, from the word holding its first byte.
 template <int C, int N> struct StripRow {
-  static constexpr int kBytes = C * (2 * (kStripPx - 1) + N);
+  static constexpr int kBytes = C * (2 * (kSteadyStrip - 1) + N);
   static constexpr int kWords = (kBytes + 3) / 4 + 1;  // the first byte may lie anywhere in its word
   std::uint32_t u[kWords];
 
@@ -57,7 +56,7 @@ template <int C, int N> struct StripRow {
 #pragma unroll
     for (int i = 0; i < C; ++i) h[i] = 0;
 #pragma unroll
-    for (int j = 0; j < kStripPx; ++j)
+    for (int j = 0; j < kSteadyStrip; ++j)
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         std::int32_t sum = std::int32_t{1} << (kResampleBits - 1);
@@ -126,11 +125,11 @@ __global__ void __launch_bounds__(kThreads)
     }
     return;
   }
-  const int xs = l.x0 + kStripPx * (blockIdx.x * kThreads + threadIdx.x);
+  const int xs = l.x0 + kSteadyStrip * (blockIdx.x * kThreads + threadIdx.x);
   if (xs >= l.x1) return;
   const int y0 = l.y0 + (blockIdx.y - l.frame_rows) * l.band, y1 = min(y0 + l.band, l.y1);
   using Row = StripRow<C, N>;
-  constexpr int S = kStripPx * C;
+  constexpr int S = kSteadyStrip * C;
   const std::size_t pitch = std::size_t(l.in_w) * C;  // a multiple of 4
   const std::size_t first = std::size_t(2 * xs + l.offset_x) * C;
   const unsigned shift = 8 * (first % 4);
@@ -186,7 +185,7 @@ template <int N> SteadyWeights<N> steady_weights(const ResampleTable& host, int 
 template <int C, int N>
 cudaError_t launch(const CudaStage& s, const ResampleTables& device, const ResampleTables& host, SteadyLaunch l) {
   const auto kernel = steady_kernel<C, N>;
-  const int blocks_x = ((l.x1 - l.x0) / kStripPx + kThreads - 1) / kThreads;
+  const int blocks_x = ((l.x1 - l.x0) / kSteadyStrip + kThreads - 1) / kThreads;
   // Enough blocks for the frame's outputs, one a thread, up to kFrameRows
   // rows of them; first, so that they run beside the rectangle's.
   const long long per_row = 1LL * blocks_x * kThreads;
@@ -197,10 +196,10 @@ cudaError_t launch(const CudaStage& s, const ResampleTables& device, const Resam
   // 8 rows made 2.05 waves, whose last few blocks ran alone (box 0.0569 ms,
   // 0.0540 in one wave; linear 0.0642 and 0.0666; 1920x1080 box 0.0155 and
   // 0.0114, linear 0.0171 and 0.0142); two waves were slower.
+  // Longer where a taller image would pass the grid's rows.
   const int rows = l.y1 - l.y0, bands_a_wave = std::max(1, slots / blocks_x);
-  l.band = std::max(2, (rows + bands_a_wave - 1) / bands_a_wave);
+  l.band = std::max({2, (rows + bands_a_wave - 1) / bands_a_wave, (rows + kMaxGridY - kFrameRows - 1) / (kMaxGridY - kFrameRows)});
   const int bands = (rows + l.band - 1) / l.band;
-  if (l.frame_rows + bands > kMaxGridY) return cudaErrorInvalidValue;
   kernel<<<dim3(blocks_x, l.frame_rows + bands), kThreads, 0, s.stream>>>(
       static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), l,
       steady_weights<N>(host.x, host.steady_x.first), steady_weights<N>(host.y, host.steady_y.first), device.x,
@@ -214,25 +213,18 @@ cudaError_t launch_resample_steady(const CudaStage& s, const ResampleTables& dev
                                    bool& ran) {
   ran = false;
   const int C = s.in.channels;
-  const ResampleSteady &sx = host.steady_x, &sy = host.steady_y;
   const auto on_words = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; };
-  if (s.in.bytes != 1 || (C != 1 && C != 3) || sx.first == sx.end || sy.first == sy.end || !on_words(s.src) ||
-      !on_words(s.dst) || (std::size_t(s.in.width) * C) % 4 != 0 || (std::size_t(s.out.width) * C) % 4 != 0)
+  if (s.in.bytes != 1 || !on_words(s.src) || !on_words(s.dst) ||
+      !steady_halving_fits(host, C, s.in.width, s.out.width))
     return cudaSuccess;
-  const int n = host.x.bounds[2 * sx.first + 1];
-  if ((n != 2 && n != 4) || host.y.bounds[2 * sy.first + 1] != n) return cudaSuccess;
+  const SteadyRect r = steady_rect(host);
   SteadyLaunch l{};
   l.in_w = s.in.width, l.out_w = s.out.width, l.out_h = s.out.height;
-  // Strips start on a multiple of four pixels, so that each row of a strip
-  // is whole words of the output.
-  l.x0 = (sx.first + kStripPx - 1) / kStripPx * kStripPx;
-  l.x1 = l.x0 + std::max(0, sx.end - l.x0) / kStripPx * kStripPx;
-  l.y0 = sy.first, l.y1 = sy.end;
-  if (l.x1 == l.x0) return cudaSuccess;
-  l.offset_x = sx.offset, l.offset_y = sy.offset;
+  l.x0 = r.x0, l.x1 = r.x1, l.y0 = r.y0, l.y1 = r.y1;
+  l.offset_x = host.steady_x.offset, l.offset_y = host.steady_y.offset;
   l.frame = 1LL * l.out_w * l.out_h - 1LL * (l.x1 - l.x0) * (l.y1 - l.y0);
-  if ((l.y1 - l.y0 + 1) / 2 + kFrameRows > kMaxGridY) return cudaSuccess;  // bands of two rows at the least
   ran = true;
+  const int n = host.x.bounds[2 * host.steady_x.first + 1];
   if (C == 1) return n == 2 ? launch<1, 2>(s, device, host, l) : launch<1, 4>(s, device, host, l);
   return n == 2 ? launch<3, 2>(s, device, host, l) : launch<3, 4>(s, device, host, l);
 }

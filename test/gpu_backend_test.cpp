@@ -15,6 +15,7 @@
 #include "image_compare.hpp"
 #include "op_cases.hpp"
 #include "plan.hpp"
+#include "resample_plan.hpp"
 #include "table_chains.hpp"
 
 namespace gpuimg::test {
@@ -387,28 +388,44 @@ TEST(GpuBackend, ResizeTilesFullHd) {
 }
 
 // Halving by box and linear in the steady kernel (resample_steady.cu), 8-bit
-// gray and RGB whose input and output rows are whole words: strips of four
-// output pixels, 128 a block (outputs of 512 and more take several blocks),
-// bands of 8 rows (heights off them), steady rectangles from nothing to
-// most of the image (2x2, 4x4: a frame alone) and the frame around them
-// (linear's edge rows and columns, the columns left over from whole
-// strips: output widths 2 and 6 past a multiple of 4). Rows not of whole
-// words (RGB 18 and 34 wide), alpha and 16 bits go elsewhere, and agree too.
+// gray and RGB: steady_halving_fits says each shape below reaches it (so a
+// change to its conditions cannot send them elsewhere unnoticed). Strips of
+// four output pixels, 128 a block: from one strip (24 wide: linear's
+// steady columns 1 to 10, whole strips 4 to 7) to several blocks (1040 and
+// 2056 wide); box has no frame, linear a frame of its edge rows and
+// columns and the columns past whole strips. Bands as one wave of blocks
+// makes them: two rows at these sizes, many in the tall ones (24x40000),
+// whose frame's threads also take several outputs each. Shapes it does not
+// take (rows not of whole words, a steady part too narrow for a strip,
+// alpha, 16 bits) go elsewhere, and agree too.
 TEST(GpuBackend, ResizeSteadyHalving) {
   GPUIMG_REQUIRE_GPU();
+  const auto fits = [](const Image& in, ResizeFilter f) {
+    const int w = in.width / 2;
+    const std::vector<std::int32_t> data =
+        pack_resample({f, plan_axis(f, in.width, w), plan_axis(f, in.height, in.height / 2)});
+    return in.depth == Depth::U8 &&
+           steady_halving_fits(unpack_resample(data.data(), data.data()), in.channels, in.width, w);
+  };
   std::uint32_t seed = 2300;
-  for (int channels = 1; channels <= 4; ++channels)
-    for (auto [w, h] : {std::pair{2, 2}, std::pair{4, 4}, std::pair{8, 2}, std::pair{2, 8}, std::pair{12, 6},
-                        std::pair{18, 18}, std::pair{34, 36}, std::pair{40, 18}, std::pair{264, 34},
-                        std::pair{1036, 20}, std::pair{2056, 50}, std::pair{4, 300}})
-      for (Depth d : {Depth::U8, Depth::U16}) {
-        if (d == Depth::U16 && w > 300) continue;
-        const Image in = random_image(w, h, channels, d, seed++);
-        for (const char* size : {"50%:box", "50%:linear"}) {
-          SCOPED_TRACE(std::string(size) + " of " + shape(in));
-          expect_backends_agree(in, {parse_stage("resize", {size})});
-        }
-      }
+  const auto halve = [&](int w, int h, int channels, Depth d, bool taken) {
+    const Image in = random_image(w, h, channels, d, seed++);
+    for (ResizeFilter f : {ResizeFilter::box, ResizeFilter::linear}) {
+      const std::string arg = std::string("50%:") + resize_filter_name(f);
+      SCOPED_TRACE(arg + " of " + shape(in));
+      EXPECT_EQ(fits(in, f), taken && (f == ResizeFilter::box || w >= 24));
+      expect_backends_agree(in, {parse_stage("resize", {arg})});
+    }
+  };
+  for (int channels : {1, 3}) {
+    for (auto [w, h] : {std::pair{8, 2}, std::pair{24, 6}, std::pair{40, 18}, std::pair{264, 34},
+                        std::pair{1040, 20}, std::pair{2056, 50}, std::pair{24, 40000}})
+      halve(w, h, channels, Depth::U8, true);
+    for (auto [w, h] : {std::pair{2, 2}, std::pair{12, 6}, std::pair{18, 18}, std::pair{34, 36}})
+      halve(w, h, channels, Depth::U8, false);
+    halve(40, 18, channels, Depth::U16, false);
+  }
+  for (int channels : {2, 4}) halve(40, 18, channels, Depth::U8, false);
 }
 
 // Rows that keep their axes move in segments of up to 2033 bytes (677 RGB
