@@ -258,7 +258,7 @@ TEST(CliParse, HelpListsEveryOpWithRangeAndExample) {
     EXPECT_NE(out.find(std::string("Example: ") + Op::example), std::string::npos) << Op::name;
   });
   EXPECT_NE(out.find("an integer from 1 to 4096"), std::string::npos) << out;
-  EXPECT_NE(out.find("one of 90, 180, 270, -90, -180, -270"), std::string::npos) << out;
+  EXPECT_NE(out.find("one of 0, 90, 180, 270, 360, -90, -180, -270, -360"), std::string::npos) << out;
   EXPECT_NE(out.find("Exit status"), std::string::npos);
 }
 

@@ -90,11 +90,20 @@ TEST(ParamText, ChoicesIgnoreCaseAndTakeTheirAliases) {
 }
 
 // The README's "+3" reads as 3 for numbers; a quarter turn's "+90" too.
-TEST(ParamText, RotateTakesAPlusSign) {
-  for (const auto& [text, choice] :
-       {std::pair<const char*, int>{"+90", 0}, {"+180", 1}, {"+270", 2}, {"90", 0}, {"-90", 3}})
-    EXPECT_EQ(parse_param("--rotate: ANGLE", Rotate::params[0], text).choice, choice) << text;
-  EXPECT_EQ(refusal(Rotate::params[0], "+45"), "--op: ANGLE must be one of 90, 180, 270, -90, -180, -270, got '+45'");
+// Every multiple of 90 from -360 to 360 is a turn, 0 and the full turns none.
+TEST(ParamText, RotateTakesEveryMultipleOf90FromMinus360To360) {
+  for (const auto& [text, turns] :
+       {std::pair<const char*, int>{"0", 0}, {"90", 1}, {"180", 2}, {"270", 3}, {"360", 0}, {"-90", 3}, {"-180", 2},
+        {"-270", 1}, {"-360", 0}, {"+0", 0}, {"-0", 0}, {"+90", 1}, {"+180", 2}, {"+270", 3}, {"+360", 0}}) {
+    const ParamValue v = parse_param("--rotate: ANGLE", Rotate::params[0], text);
+    EXPECT_EQ(Rotate::make(&v).quarter_turns, turns) << text;
+  }
+  const std::string form = "--op: ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '";
+  for (const char* bad : {"+45", "45", "450", "-450", "720", "90.0", "090", "1e2", "", " 90", "90deg"})
+    EXPECT_EQ(refusal(Rotate::params[0], bad), form + bad + "'") << bad;
+  // -v shows the turn made, as the clockwise angle below a full turn.
+  for (int turns = 0; turns < 4; ++turns)
+    EXPECT_EQ(param_text(Rotate::params[0], Rotate::values({turns})[0]), std::to_string(turns * 90));
 }
 
 TEST(ParamText, JoinedValuesReadAsOneWord) {

@@ -25,7 +25,8 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--crop", "10x"}, 2, "--crop: GEOMETRY must be WxH+X+Y"},
       {{"--crop", "0x5+1+1"}, 2, "--crop: GEOMETRY must be"},
       {{"--crop", "5x5+1"}, 2, "--crop: GEOMETRY must be"},
-      {{"--rotate", "45"}, 2, "ANGLE must be one of 90, 180, 270, -90, -180, -270, got '45'"},
+      {{"--rotate", "45"}, 2, "ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '45'"},
+      {{"--rotate", "450"}, 2, "ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '450'"},
       {{"--resize", "0x10"}, 2, "--resize: SIZE must be WxH (exactly), WxH> (to fit inside if larger) or WxH^ (to fill), Wx or xH"},
       {{"--resize", "128x>"}, 2, "--resize: SIZE must be"},
       {{"--resize", "-5%"}, 2, "--resize: SIZE must be"},
@@ -142,6 +143,26 @@ TEST(CliStages, VerboseShowsEachStagesShapes) {
   EXPECT_EQ(out.width, 18);
   EXPECT_EQ(out.height, 30);
   EXPECT_EQ(out.channels, 1);
+}
+
+// The turns that change nothing are taken from the command line, and their
+// output is the input's samples; -90 is 270.
+TEST(CliStages, RotateByAFullTurnOrNoneWritesTheInput) {
+  TempDir tmp;
+  const Image in = read_image((data_dir() / "scene.png").string());
+  for (const char* angle : {"0", "360", "-360"}) {
+    SCOPED_TRACE(angle);
+    const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", angle, tmp.file("out.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(same_samples(in, read_image(tmp.file("out.png"))));
+  }
+  ASSERT_EQ(run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", "-90", tmp.file("a.png")}).status, 0);
+  ASSERT_EQ(run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", "270", tmp.file("b.png")}).status, 0);
+  const Image turned = read_image(tmp.file("a.png"));
+  EXPECT_EQ(turned.width, 200);
+  EXPECT_EQ(turned.height, 320);
+  EXPECT_TRUE(same_samples(read_image(tmp.file("b.png")), turned));
 }
 
 // Pillow's filter names, in any case, are the filters whose definition is
