@@ -289,8 +289,9 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
     s->add_option("--device", device_, "Where the cases run: auto, cuda (or gpu) or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
-    s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)");
-    s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr");
+    s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)")
+        ->disable_flag_override();
+    s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr")->disable_flag_override();
   }
   check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case")->type_name("DIR");
   check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")
