@@ -10,7 +10,7 @@ enum class ParamType {
   integer,   // 3
   real,      // 0.8
   geometry,  // WxH+X+Y, or WxH for a centred region
-  size,      // WxH (and WxH!, WxH>, WxH^), Wx, xH or N%
+  size,      // WxH (and WxH!, WxH>, WxH<, WxH^), Wx, xH, N% or A%xB%
   odd_size,  // WxH, both sides given and odd (a filter's window): held as a SizeSpec
   choice,    // one name from the spec's list
   fraction,  // 0.25 or 25%: held as the fraction
@@ -24,13 +24,15 @@ struct Geometry {
   bool offset;
 };
 
-// WxH, Wx or xH (the missing side 0), or N% (percent > 0, both sides 0).
+// WxH, Wx or xH (the missing side 0), or N% or A%xB% (percentages of the
+// width and of the height, above 0, both sides 0; N% gives both N).
 // WxH may end in one of ImageMagick's marks: '!' exactly (as WxH alone),
-// '>' to fit inside WxH if larger, '^' to fill it.
-enum class SizeFit : std::int32_t { exact, shrink_to_fit, fill };
+// '>' to fit inside WxH if larger, '<' to fit inside it if smaller, '^' to
+// fill it.
+enum class SizeFit : std::int32_t { exact, shrink_to_fit, fill, enlarge_to_fit };
 struct SizeSpec {
   std::int32_t width, height;
-  double percent;
+  double width_percent, height_percent;
   SizeFit fit;
 };
 

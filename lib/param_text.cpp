@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ascii_case.hpp"
@@ -51,15 +52,49 @@ std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& sp
   return Geometry{*w, *h, *ox, *oy, true};
 }
 
+// N%: a plain decimal, unsigned, above 0 and at most `most`.
+std::optional<double> read_percent(std::string_view text, double most) {
+  if (text.size() < 2 || text.back() != '%' || text[0] == '-' || text[0] == '+') return std::nullopt;
+  const auto pct = read_decimal(text.substr(0, text.size() - 1));
+  if (!pct || !(*pct > 0) || *pct > most) return std::nullopt;
+  return pct;
+}
+
+// N%, or A%xB%: each side's percentage with its own '%', so that
+// ImageMagick's 50x25% (one '%' for both) is refused rather than guessed at.
+std::optional<std::pair<double, double>> read_percents(std::string_view text, double most) {
+  const std::size_t x = text.find('x');
+  if (x == std::string_view::npos) {
+    const auto pct = read_percent(text, most);
+    return pct ? std::optional<std::pair<double, double>>({*pct, *pct}) : std::nullopt;
+  }
+  const auto w = read_percent(text.substr(0, x), most), h = read_percent(text.substr(x + 1), most);
+  return w && h ? std::optional<std::pair<double, double>>({*w, *h}) : std::nullopt;
+}
+
+// "50%", or "50%x25%" where the two differ; whole percentages plainly
+// ("100000%", not "1e+05%").
+std::string percents_text(double width, double height) {
+  const auto one = [](double p) {
+    return (p == std::floor(p) ? std::to_string(static_cast<long long>(p)) : number_text(p)) + "%";
+  };
+  return width == height ? one(width) : one(width) + "x" + one(height);
+}
+
+constexpr double kMostResizePercent = 1e6;
+
 std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) {
   if (!text.empty() && text.back() == '%') {
-    const auto pct = read_decimal(text.substr(0, text.size() - 1));
-    if (!pct || !(*pct > 0) || *pct > 1e6 || text[0] == '-' || text[0] == '+') return std::nullopt;
-    return SizeSpec{0, 0, *pct, SizeFit::exact};
+    const auto pct = read_percents(text, kMostResizePercent);
+    if (!pct) return std::nullopt;
+    return SizeSpec{0, 0, pct->first, pct->second, SizeFit::exact};
   }
   SizeFit fit = SizeFit::exact;
-  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '^')) {
-    fit = text.back() == '>' ? SizeFit::shrink_to_fit : text.back() == '^' ? SizeFit::fill : SizeFit::exact;
+  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '<' || text.back() == '^')) {
+    fit = text.back() == '>'   ? SizeFit::shrink_to_fit
+          : text.back() == '<' ? SizeFit::enlarge_to_fit
+          : text.back() == '^' ? SizeFit::fill
+                               : SizeFit::exact;
     text.remove_suffix(1);
     if (text.empty() || text.front() == 'x' || text.back() == 'x') return std::nullopt;  // both sides given
   }
@@ -70,7 +105,7 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
   const auto w = ws.empty() ? std::optional<std::int32_t>(0) : read_side(ws, spec);
   const auto h = hs.empty() ? std::optional<std::int32_t>(0) : read_side(hs, spec);
   if (!w || !h) return std::nullopt;
-  return SizeSpec{*w, *h, 0, fit};
+  return SizeSpec{*w, *h, 0, 0, fit};
 }
 
 // WxH with both sides given and odd: a window centred on its pixel.
@@ -79,7 +114,7 @@ std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& sp
   if (x == std::string_view::npos) return std::nullopt;
   const auto w = read_side(text.substr(0, x), spec), h = read_side(text.substr(x + 1), spec);
   if (!w || !h || *w % 2 == 0 || *h % 2 == 0) return std::nullopt;
-  return SizeSpec{*w, *h, 0, SizeFit::exact};
+  return SizeSpec{*w, *h, 0, 0, SizeFit::exact};
 }
 
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
@@ -137,8 +172,8 @@ std::string param_form(const ParamSpec& spec) {
       return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
              number_text(spec.max);
     case ParamType::size:
-      return "WxH (exactly), WxH> (to fit inside if larger) or WxH^ (to fill), Wx or xH (the other side keeps the "
-             "aspect ratio) or N%, sides from " +
+      return "WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) or WxH^ (to "
+             "fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from " +
              number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::odd_size:
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
@@ -237,12 +272,12 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     }
     case ParamType::size: {
       const SizeSpec& s = v.size;
-      // Whole percentages plainly ("100000%", not "1e+05%").
-      if (s.percent > 0 && s.percent == std::floor(s.percent))
-        return std::to_string(static_cast<long long>(s.percent)) + "%";
-      if (s.percent > 0) return number_text(s.percent) + "%";
+      if (s.width_percent > 0) return percents_text(s.width_percent, s.height_percent);
       return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "") +
-             (s.fit == SizeFit::shrink_to_fit ? ">" : s.fit == SizeFit::fill ? "^" : "");
+             (s.fit == SizeFit::shrink_to_fit    ? ">"
+              : s.fit == SizeFit::enlarge_to_fit ? "<"
+              : s.fit == SizeFit::fill           ? "^"
+                                                 : "");
     }
     case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];

@@ -51,5 +51,86 @@ TEST(GeometryPlan, RotateByNoTurnIsACopyAndNegativeAnglesTurnBack) {
     }
 }
 
+struct Planned {
+  const char* value;
+  int in_width, in_height;
+  const char* out;
+};
+
+void expect_plans(const char* op, const std::vector<Planned>& cases) {
+  for (const Planned& c : cases)
+    EXPECT_EQ(planned(op, c.value, c.in_width, c.in_height), c.out)
+        << "--" << op << " " << c.value << " on " << c.in_width << "x" << c.in_height;
+}
+
+// '>' shrinks an image larger than the box in either side to fit inside
+// it, the side of the smaller scale taking the box's and the other
+// floor(v + 0.5), at least 1; any other image keeps its size.
+TEST(GeometryPlan, ResizeGreaterThanOnlyShrinks) {
+  expect_plans("resize", {{"100x100>", 320, 200, "100x63"},
+                          {"100x100>", 101, 100, "100x99"},
+                          {"100x100>", 80, 300, "27x100"},
+                          {"100x100>", 1, 1000, "1x100"},
+                          {"100x100>", 50, 80, "50x80"},
+                          {"100x100>", 100, 100, "100x100"},
+                          {"100x100>", 100, 7, "100x7"},
+                          {"200x50>", 300, 40, "200x27"},
+                          {"200x50>", 150, 60, "125x50"}});
+}
+
+// '<' enlarges an image that lies inside the box (no side larger than the
+// box's) to fit it, by the same rule; an image larger in either side, even
+// smaller in the other, keeps its size.
+TEST(GeometryPlan, ResizeLessThanOnlyEnlarges) {
+  expect_plans("resize", {{"100x100<", 50, 80, "63x100"},
+                          {"100x100<", 40, 20, "100x50"},
+                          {"100x100<", 3, 1, "100x33"},
+                          {"100x100<", 1, 1, "100x100"},
+                          {"100x100<", 100, 7, "100x7"},
+                          {"100x100<", 100, 100, "100x100"},
+                          {"100x100<", 320, 200, "320x200"},
+                          {"100x100<", 101, 10, "101x10"},
+                          {"100x100<", 10, 101, "10x101"},
+                          {"200x50<", 30, 20, "75x50"},
+                          {"200x50<", 150, 2, "200x3"}});
+}
+
+// A percentage of each side, floor(v + 0.5), at least 1; N% is N%xN%.
+TEST(GeometryPlan, ResizePercentagesOfEachSide) {
+  expect_plans("resize", {{"50%x25%", 320, 200, "160x50"},
+                          {"50%x25%", 7, 3, "4x1"},
+                          {"50%x25%", 1, 1, "1x1"},
+                          {"100%x200%", 7, 3, "7x6"},
+                          {"12.5%x150%", 320, 200, "40x300"},
+                          {"300%x1%", 5, 1000, "15x10"},
+                          {"50%x50%", 7, 3, "4x2"},
+                          {"50%", 7, 3, "4x2"}});
+}
+
+// The plain forms keep their meaning beside the new ones.
+TEST(GeometryPlan, ResizeExactAndOneSidedFormsAreUnchanged) {
+  expect_plans("resize", {{"100x100", 320, 200, "100x100"},
+                          {"100x", 320, 200, "100x63"},
+                          {"x100", 320, 200, "160x100"},
+                          {"100x100!", 7, 3, "100x100"},
+                          {"100x100^", 320, 200, "160x100"}});
+}
+
+// A size the marks or percentages leave as it is: the input's bytes, alpha
+// and the colour under it included (no premultiplying round trip).
+TEST(GeometryPlan, ResizeThatKeepsTheSizeIsACopy) {
+  for (const Depth depth : {Depth::U8, Depth::U16})
+    for (const int channels : {1, 2, 3, 4}) {
+      SCOPED_TRACE(std::to_string(channels) + " channels, " + (depth == Depth::U8 ? "8" : "16") + "-bit");
+      const Image in = random_image(50, 80, channels, depth, 7);
+      for (const char* size : {"100x100>", "50x80>", "50x80<", "40x100<", "100x40<", "100%x100%", "100%",
+                               "100x100>:nearest", "20x20<:box", "100%x100%:linear"})
+        EXPECT_TRUE(same_samples(in, run(in, "resize", size))) << size;
+      const Image grown = run(in, "resize", "100x100<");
+      EXPECT_EQ(grown.width, 63);
+      EXPECT_EQ(grown.height, 100);
+    }
+}
+
 }  // namespace
 }  // namespace gpuimg::test

@@ -59,12 +59,38 @@ TEST(ParamText, OddSizesGiveBothSidesOdd) {
   const ParamValue v = parse_param("x", kOddSize, "31x1");
   EXPECT_EQ(v.size.width, 31);
   EXPECT_EQ(v.size.height, 1);
-  EXPECT_EQ(v.size.percent, 0);
+  EXPECT_EQ(v.size.width_percent, 0);
+  EXPECT_EQ(v.size.height_percent, 0);
   EXPECT_EQ(param_text(kOddSize, v), "31x1");
   EXPECT_EQ(param_text(kOddSize, parse_param("x", kOddSize, "003x05")), "3x5");
   const std::string form = "--op: SIZE must be WxH with both sides odd, from 1 to 31, got '";
   for (const char* bad : {"2x2", "3x4", "33x1", "1x33", "3x", "x3", "3", "50%", "0x1", "-1x3", "+3x3", "3x3x3", "3X3", ""})
     EXPECT_EQ(refusal(kOddSize, bad), form + bad + "'");
+}
+
+// Sizes: ImageMagick's marks and a percentage of each side read and print
+// back as written; a percentage must carry its own '%' on each side.
+TEST(ParamText, SizesTakeMarksAndPercentagesOfEachSide) {
+  constexpr ParamSpec spec{"SIZE", ParamType::size, 1, 1000, "a size"};
+  for (const auto& [text, back] : {std::pair<const char*, const char*>{"100x100<", "100x100<"}, {"100x100>", "100x100>"},
+                                   {"100x100^", "100x100^"}, {"100x100!", "100x100"}, {"50%x25%", "50%x25%"},
+                                   {"50%x50%", "50%"}, {"12.5%x200%", "12.5%x200%"}, {"007%x1e2%", "7%x100%"},
+                                   {"1000000%x1%", "1000000%x1%"}})
+    EXPECT_EQ(param_text(spec, parse_param("x", spec, text)), back) << text;
+  const SizeSpec s = parse_param("x", spec, "50%x25%").size;
+  EXPECT_EQ(s.width_percent, 50);
+  EXPECT_EQ(s.height_percent, 25);
+  EXPECT_EQ(s.width, 0);
+  EXPECT_EQ(s.height, 0);
+  EXPECT_EQ(parse_param("x", spec, "30x40<").size.fit, SizeFit::enlarge_to_fit);
+  const std::string form =
+      "--op: SIZE must be WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) "
+      "or WxH^ (to fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from 1 "
+      "to 1000, got '";
+  for (const char* bad : {"50x25%", "50%x25", "50%x", "x50%", "%x50%", "50%x%", "50%x25%>", "50%<", "100x<", "x100<",
+                          "100x100<>", "<", "-5%x5%", "5%x+5%", "0%x5%", "5%x0%", "5%x1000001%", "50%x25%x2%",
+                          "50%25%", "50%X25%", "50 %x25%", "nan%x5%", ""})
+    EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
 }
 
 // How a joined word reads in --help and in the messages about it.
