@@ -9,7 +9,7 @@ namespace gpuimg {
 enum class ParamType {
   integer,   // 3
   real,      // 0.8
-  geometry,  // WxH+X+Y, or WxH for a centred region
+  geometry,  // WxH+X+Y, or WxH for a centred region; A%xB% or N% for WxH
   size,      // WxH (and WxH!, WxH>, WxH<, WxH^), Wx, xH, N% or A%xB%
   odd_size,  // WxH, both sides given and odd (a filter's window): held as a SizeSpec
   choice,    // one name from the spec's list
@@ -19,9 +19,12 @@ enum class ParamType {
 };
 
 // WxH+X+Y; offsets may be negative (-X-Y). `offset` false: WxH alone.
+// A%xB% (or N%) in place of WxH: percentages of the image's sides, above 0
+// and at most 100, with both sides 0 until a plan makes them pixels.
 struct Geometry {
   std::int32_t width, height, x, y;
   bool offset;
+  double width_percent, height_percent;
 };
 
 // WxH, Wx or xH (the missing side 0), or N% or A%xB% (percentages of the

@@ -36,22 +36,6 @@ std::optional<std::int32_t> read_offset(std::string_view text) {
   return read_integer<std::int32_t>(text);
 }
 
-std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& spec) {
-  const std::size_t x = text.find('x');
-  if (x == std::string_view::npos) return std::nullopt;
-  const std::size_t sign = text.find_first_of("+-", x + 1);
-  const auto w = read_side(text.substr(0, x), spec);
-  const auto h = read_side(text.substr(x + 1, sign == std::string_view::npos ? std::string_view::npos : sign - x - 1), spec);
-  if (!w || !h) return std::nullopt;
-  if (sign == std::string_view::npos) return Geometry{*w, *h, 0, 0, false};
-  const std::size_t second = text.find_first_of("+-", sign + 1);
-  if (second == std::string_view::npos) return std::nullopt;
-  const auto ox = read_offset(text.substr(sign, second - sign));
-  const auto oy = read_offset(text.substr(second));
-  if (!ox || !oy) return std::nullopt;
-  return Geometry{*w, *h, *ox, *oy, true};
-}
-
 // N%: a plain decimal, unsigned, above 0 and at most `most`.
 std::optional<double> read_percent(std::string_view text, double most) {
   if (text.size() < 2 || text.back() != '%' || text[0] == '-' || text[0] == '+') return std::nullopt;
@@ -79,6 +63,37 @@ std::string percents_text(double width, double height) {
     return (p == std::floor(p) ? std::to_string(static_cast<long long>(p)) : number_text(p)) + "%";
   };
   return width == height ? one(width) : one(width) + "x" + one(height);
+}
+
+std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& spec) {
+  // Sides take no sign: the first one starts the offsets.
+  const std::size_t sign = text.find_first_of("+-");
+  const std::string_view size = text.substr(0, sign);
+  Geometry g{};
+  if (!size.empty() && size.back() == '%') {
+    // A region larger than the image would only be cut back to it.
+    const auto pct = read_percents(size, 100);
+    if (!pct) return std::nullopt;
+    g.width_percent = pct->first;
+    g.height_percent = pct->second;
+  } else {
+    const std::size_t x = size.find('x');
+    if (x == std::string_view::npos) return std::nullopt;
+    const auto w = read_side(size.substr(0, x), spec), h = read_side(size.substr(x + 1), spec);
+    if (!w || !h) return std::nullopt;
+    g.width = *w;
+    g.height = *h;
+  }
+  if (sign == std::string_view::npos) return g;
+  const std::size_t second = text.find_first_of("+-", sign + 1);
+  if (second == std::string_view::npos) return std::nullopt;
+  const auto ox = read_offset(text.substr(sign, second - sign));
+  const auto oy = read_offset(text.substr(second));
+  if (!ox || !oy) return std::nullopt;
+  g.x = *ox;
+  g.y = *oy;
+  g.offset = true;
+  return g;
 }
 
 constexpr double kMostResizePercent = 1e6;
@@ -170,7 +185,7 @@ std::string param_form(const ParamSpec& spec) {
              " numbers between commas, each " + range_text(spec);
     case ParamType::geometry:
       return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
-             number_text(spec.max);
+             number_text(spec.max) + ", or with A%xB% or N% of the image's sides (above 0, at most 100%) for WxH";
     case ParamType::size:
       return "WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) or WxH^ (to "
              "fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from " +
@@ -267,7 +282,8 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     }
     case ParamType::geometry: {
       const Geometry& g = v.geometry;
-      std::string t = std::to_string(g.width) + "x" + std::to_string(g.height);
+      std::string t = g.width_percent > 0 ? percents_text(g.width_percent, g.height_percent)
+                                          : std::to_string(g.width) + "x" + std::to_string(g.height);
       return g.offset ? t + signed_text(g.x) + signed_text(g.y) : t;
     }
     case ParamType::size: {

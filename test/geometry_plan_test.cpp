@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend.hpp"
+#include "error.hpp"
 #include "image_compare.hpp"
 #include "plan.hpp"
 #include "random_image.hpp"
@@ -130,6 +132,43 @@ TEST(GeometryPlan, ResizeThatKeepsTheSizeIsACopy) {
       EXPECT_EQ(grown.width, 63);
       EXPECT_EQ(grown.height, 100);
     }
+}
+
+// The planned record, as -v prints it: the region in pixels, offsets set.
+std::string planned_region(const std::string& value, int width, int height) {
+  return describe(plan_pipeline({parse_stage("crop", {value})}, Shape{width, height, 3, 1}).front());
+}
+
+// Percentages of each side, floor(v + 0.5), at least 1, then as WxH: centred
+// without offsets, placed by them (in pixels) with, cut to the image.
+TEST(GeometryPlan, CropPercentagesOfEachSide) {
+  for (const auto& [value, width, height, region] : std::vector<std::tuple<const char*, int, int, const char*>>{
+           {"50%x50%", 320, 200, "160x100+80+50"},
+           {"50%", 320, 200, "160x100+80+50"},
+           {"50%", 7, 3, "4x2+1+0"},
+           {"33.3%x10%", 10, 10, "3x1+3+4"},
+           {"1%x1%", 10, 10, "1x1+4+4"},
+           {"25%x75%", 1, 1, "1x1+0+0"},
+           {"100%", 7, 3, "7x3+0+0"},
+           {"100%x50%", 7, 3, "7x2+0+0"},
+           {"50%x50%+10+20", 320, 200, "160x100+10+20"},
+           {"50%x50%+200+150", 320, 200, "120x50+200+150"},
+           {"50%x50%-100-10", 320, 200, "60x90+0+0"},
+           {"160x100", 320, 200, "160x100+80+50"}})
+    EXPECT_EQ(planned_region(value, width, height), std::string("crop GEOMETRY=") + region)
+        << value << " on " << width << "x" << height;
+  EXPECT_THROW(planned_region("50%x50%+400+0", 320, 200), InputError);
+}
+
+TEST(GeometryPlan, CropByPercentagesTakesThePixelsOfItsRegion) {
+  for (const Depth depth : {Depth::U8, Depth::U16}) {
+    const Image in = random_image(37, 5, 4, depth, 11);
+    EXPECT_TRUE(same_samples(in, run(in, "crop", "100%")));
+    EXPECT_TRUE(same_samples(in, run(in, "crop", "100%x100%+0+0")));
+    // 37 x 0.5 = 18.5 rounds to 19, 5 x 0.5 = 2.5 to 3: offsets 9 and 1.
+    EXPECT_TRUE(same_samples(run(in, "crop", "19x3+9+1"), run(in, "crop", "50%")));
+    EXPECT_TRUE(same_samples(run(in, "crop", "19x3+2-1"), run(in, "crop", "50%+2-1")));
+  }
 }
 
 }  // namespace

@@ -93,6 +93,30 @@ TEST(ParamText, SizesTakeMarksAndPercentagesOfEachSide) {
     EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
 }
 
+// A crop's sides may be percentages of the image's, at most 100, with or
+// without pixel offsets; they print back as written.
+TEST(ParamText, GeometriesTakePercentagesOfEachSide) {
+  constexpr ParamSpec spec{"GEOMETRY", ParamType::geometry, 1, 2147483647.0, "a region"};
+  for (const auto& [text, back] : {std::pair<const char*, const char*>{"50%x25%", "50%x25%"}, {"50%x50%", "50%"},
+                                   {"50%", "50%"}, {"50%x25%+10-5", "50%x25%+10-5"}, {"12.5%+0+0", "12.5%+0+0"},
+                                   {"100%x0.5%-3+7", "100%x0.5%-3+7"}, {"10x20+1+2", "10x20+1+2"}, {"10x20", "10x20"}})
+    EXPECT_EQ(param_text(spec, parse_param("x", spec, text)), back) << text;
+  const Geometry g = parse_param("x", spec, "50%x25%-1+2").geometry;
+  EXPECT_EQ(g.width_percent, 50);
+  EXPECT_EQ(g.height_percent, 25);
+  EXPECT_EQ(g.width, 0);
+  EXPECT_EQ(g.x, -1);
+  EXPECT_EQ(g.y, 2);
+  EXPECT_TRUE(g.offset);
+  EXPECT_FALSE(parse_param("x", spec, "50%").geometry.offset);
+  const std::string form =
+      "--op: GEOMETRY must be WxH+X+Y (offsets may be negative) or WxH (centred), sides from 1 to 2147483647, or "
+      "with A%xB% or N% of the image's sides (above 0, at most 100%) for WxH, got '";
+  for (const char* bad : {"50%x25", "50x25%", "101%", "100%x100.5%", "0%x5%", "50%x25%+1", "%x5%", "50%x25%x3%",
+                          "-50%x5%", "+50%", "50%+", "50%x25%>", "50%x+25%", "50%x25%+1+2+3", "50 %", ""})
+    EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
+}
+
 // How a joined word reads in --help and in the messages about it.
 struct Joined {
   static constexpr std::array<ParamSpec, 4> params{

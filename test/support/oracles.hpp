@@ -373,7 +373,11 @@ template <> struct Oracle<Grayscale> {
 // of the requested rectangle that lies in the image is kept.
 template <> struct Oracle<Crop> {
   static Image expected(const Image& in, const Crop::Params& p) {
-    const Geometry& g = p.region;
+    Geometry g = p.region;
+    if (g.width_percent > 0) {  // of each side, rounded half up, at least 1
+      g.width = std::max(1, static_cast<int>(std::floor(in.width * g.width_percent / 100 + 0.5)));
+      g.height = std::max(1, static_cast<int>(std::floor(in.height * g.height_percent / 100 + 0.5)));
+    }
     const long long left = g.offset ? g.x : (static_cast<long long>(in.width) - g.width) >> 1;  // floor
     const long long top = g.offset ? g.y : (static_cast<long long>(in.height) - g.height) >> 1;
     std::vector<int> xs, ys;
