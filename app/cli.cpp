@@ -438,12 +438,6 @@ struct EncoderOptionsGiven {
   }
 };
 
-Depth parse_depth(const std::string& text) {
-  if (text == "8") return Depth::U8;
-  if (text == "16") return Depth::U16;
-  throw UsageError("--depth: must be 8 or 16 (bits a sample), got '" + text + "'");
-}
-
 JpegSubsample parse_jpeg_subsample(const std::string& text) {
   if (text == "444") return JpegSubsample::s444;
   if (text == "422") return JpegSubsample::s422;
@@ -526,6 +520,12 @@ std::uint64_t parse_max_pixels(const std::string& text) {
   }
   if (pixels == 0) throw bad;
   return pixels;
+}
+
+Depth parse_depth(const std::string& text) {
+  if (text == "8") return Depth::U8;
+  if (text == "16") return Depth::U16;
+  throw UsageError("--depth: must be 8 or 16 (bits a sample), got '" + text + "'");
 }
 
 DeviceChoice parse_device(const std::string& text) {
