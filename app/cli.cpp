@@ -152,6 +152,40 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
   return "missing " + joined(absent, ", ", " and ");
 }
 
+// The words CLI11 holds as positionals or leftovers, in every subcommand.
+void stored_words(const CLI::App& app, std::vector<std::string>& out) {
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_positional()) out.insert(out.end(), o->results().begin(), o->results().end());
+  const std::vector<std::string> left = app.remaining();
+  out.insert(out.end(), left.begin(), left.end());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) stored_words(*sub, out);
+}
+
+// CLI11 reads a word of short flags a letter at a time and hands whatever
+// follows a flag back as a word of its own, behind a '-' no one typed: -v3
+// becomes -v and "-3", taken for a file, and -v=3 becomes -v and "-=3".
+// The refusal of the word typed, where a stored word is one of those. A
+// rest that starts with a letter is no value but a misspelt option
+// (ImageMagick's -quality, read as -q and "-uality"): usage_message names it.
+std::optional<std::string> flag_given_a_value(const CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> stored;
+  stored_words(app, stored);
+  const std::vector<std::string> typed(argv + 1, argv + argc);
+  for (const std::string& w : stored) {
+    if (w.size() < 2 || w[0] != '-' || std::isalpha(static_cast<unsigned char>(w[1])) ||
+        std::find(typed.begin(), typed.end(), w) != typed.end())
+      continue;
+    const std::string rest = w.substr(1);
+    for (const std::string& t : typed)
+      if (t.size() > w.size() && t[0] == '-' && t[1] != '-' && t.compare(t.size() - rest.size(), rest.size(), rest) == 0) {
+        const std::string flag = "-" + std::string(1, t[t.size() - w.size()]);
+        // gpuimg has one level of detail: a count of -v would promise more.
+        return t + ": " + flag + " takes no value" + (flag == "-v" ? " (-v has one level; -vv is the same as -v)" : "");
+      }
+  }
+  return std::nullopt;
+}
+
 // One line for a CLI11 parse error, in gpuimg's own words where CLI11's are
 // unclear. `subcommand`: the one being parsed, or empty. CLI11 names the
 // leftover words in reverse order; they are named here in the order given,
@@ -404,12 +438,6 @@ struct EncoderOptionsGiven {
   }
 };
 
-Depth parse_depth(const std::string& text) {
-  if (text == "8") return Depth::U8;
-  if (text == "16") return Depth::U16;
-  throw UsageError("--depth: must be 8 or 16 (bits a sample), got '" + text + "'");
-}
-
 JpegSubsample parse_jpeg_subsample(const std::string& text) {
   if (text == "444") return JpegSubsample::s444;
   if (text == "422") return JpegSubsample::s422;
@@ -492,6 +520,12 @@ std::uint64_t parse_max_pixels(const std::string& text) {
   }
   if (pixels == 0) throw bad;
   return pixels;
+}
+
+Depth parse_depth(const std::string& text) {
+  if (text == "8") return Depth::U8;
+  if (text == "16") return Depth::U16;
+  throw UsageError("--depth: must be 8 or 16 (bits a sample), got '" + text + "'");
 }
 
 DeviceChoice parse_device(const std::string& text) {
@@ -583,8 +617,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "wherever the output's format holds them); the resolution stays");
   app.add_flag("--no-auto-orient", no_auto_orient, "Keep the pixels as stored and the EXIF orientation as given "
                "(by default the pixels are turned upright as it says, and it is set to 1)");
+  // Flags, not counts: --verbose=3 or -v3 is refused rather than read as
+  // a level gpuimg does not have (or, for -v3, as -v and a file "-3").
   app.add_flag("-v,--verbose", cmd.verbose, "Print the plan and where the time went, on stderr; in a batch, the "
-               "device and each file as it is written");
+               "device and each file as it is written (one level: -vv is -v)")->disable_flag_override();
   app.add_flag("--list-ops", list_ops, "List the operations and exit");
   app.add_option("--report", report_file, "Also write what the run did as JSON (schema gpuimg-report/1: counts, "
                  "each failure, devices, shard, time), for gpuimg report merge")->type_name("FILE");
@@ -606,7 +642,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-recursive", flags.no_recursive, "Only the images directly in each INPUT folder")->group(batch_group);
   app.add_flag("--skip-existing", flags.skip_existing, "Skip files whose output exists (resume a run)")->group(batch_group);
   app.add_flag("--fail-fast", flags.fail_fast, "Stop at the first failed file")->group(batch_group);
-  app.add_flag("-q,--quiet", flags.quiet, "No warnings; in a batch, no progress line either");
+  app.add_flag("-q,--quiet", flags.quiet, "No warnings; in a batch, no progress line either")->disable_flag_override();
   app.add_flag("--progress", flags.progress, "A progress line on stderr even when it is not a terminal")
       ->group(batch_group);
 
@@ -625,12 +661,18 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   };
   try {
     app.parse(argc, argv);
+    if (const std::optional<std::string> refused = flag_given_a_value(app, argc, argv)) {
+      print_message(*refused + hint());
+      result.exit_code = static_cast<int>(ExitCode::usage);
+      return result;
+    }
   } catch (const CLI::Success& e) {  // --help, --version
     result.exit_code = app.exit(e);
     return result;
   } catch (const CLI::ParseError& e) {
     const std::string sub = command_path(app);
-    print_message(usage_message(e, sub, app, argc, argv) + hint());
+    const std::optional<std::string> refused = flag_given_a_value(app, argc, argv);
+    print_message((refused ? *refused : usage_message(e, sub, app, argc, argv)) + hint());
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

@@ -48,6 +48,7 @@ ParseResult parse_command_line(int argc, const char* const* argv);
 DeviceChoice parse_device(const std::string& text);
 std::uint64_t parse_max_pixels(const std::string& text);
 DeviceSet parse_devices(const std::string& text);  // "all", or GPU numbers such as "0,1"
+Depth parse_depth(const std::string& text);        // "8" or "16"
 
 // The table --list-ops prints.
 std::string op_table();

@@ -98,8 +98,9 @@ CompareCli::CompareCli(CLI::App& parent) {
   sub_->add_option("--diff", cmd_.diff, "Write a picture of the differences (8-bit RGB; PNG or any writable format)")
       ->type_name("FILE");
   sub_->add_flag("--json", cmd_.json, "Print the metrics as JSON (schema gpuimg-compare/1) instead of a table");
-  sub_->add_flag("-q,--quiet", cmd_.quiet, "Print nothing: the exit status alone tells (as cmp -s)");
-  sub_->add_flag("-v,--verbose", cmd_.verbose, "Also name the device that compared, on stderr");
+  sub_->add_flag("-q,--quiet", cmd_.quiet, "Print nothing: the exit status alone tells (as cmp -s)")
+      ->disable_flag_override();
+  sub_->add_flag("-v,--verbose", cmd_.verbose, "Also name the device that compared, on stderr")->disable_flag_override();
   sub_->add_option("--device", device_, "Where SSIM runs: auto, cuda (or gpu) or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
   sub_->add_option("--max-pixels", max_pixels_, "Refuse inputs with more pixels than this: a number (1e6) or WxH")
       ->type_name("N|WxH")

@@ -23,6 +23,7 @@
 #include "message_line.hpp"
 #include "report_errors.hpp"
 #include "op_options.hpp"
+#include "pixel_convert.hpp"
 #include "printable.hpp"
 
 namespace gpuimg {
@@ -65,11 +66,14 @@ void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
 // A case whose golden is its input is broken either way: update would
 // overwrite the input, as processing never does (check_output_path), and
 // check would compare the output with the input itself.
-Image run_case(const GoldenCase& c, const Pipeline& p, Backend backend) {
+// --depth converts the output as writing it does (write_image), so that a
+// golden holds what the processing command would write.
+Image run_case(const GoldenCase& c, const CaseArgs& a, Backend backend) {
   if (same_file(c.input.string(), c.golden.string()))
     throw UsageError(c.golden.string() + ": is also this case's input; gpuimg never overwrites its input");
-  Image img = read_planned(c.input.string(), p, ReadOptions{}).image;
-  run_pipeline(backend, img, p);
+  Image img = read_planned(c.input.string(), a.pipeline, ReadOptions{}).image;
+  run_pipeline(backend, img, a.pipeline);
+  if (a.depth && *a.depth != img.depth) img = convert_layout(img, img.channels, *a.depth);
   return img;
 }
 
@@ -135,7 +139,7 @@ void remove_pictures(const GoldenCommand& cmd, const GoldenCase& gc) {
       fs::remove(fs::path(cmd.html) / html_image_name(gc.name, which), ignored);
 }
 
-CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Pipeline& p, Backend backend) {
+CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const CaseArgs& p, Backend backend) {
   remove_pictures(cmd, gc);
   CaseResult r{&gc, CaseResult::Outcome::pass, {}, std::nullopt, {}, 0};
   const auto start = std::chrono::steady_clock::now();
@@ -177,7 +181,7 @@ void print_case(const CaseResult& r) {
   std::fflush(stdout);
 }
 
-int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
+int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArgs>& p, Backend backend) {
   CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
   // The table shows each case as it ends, so a long run shows its progress.
   if (!cmd.json && !cmd.quiet)
@@ -211,7 +215,7 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipelin
 
 // Rewrites only the goldens whose samples changed, so an update after a
 // change that moved nothing leaves the folder (and git) as it was.
-int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<Pipeline>& p, Backend backend) {
+int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArgs>& p, Backend backend) {
   int errors = 0;
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     const GoldenCase& gc = m.cases[i];
@@ -262,8 +266,8 @@ int execute(const GoldenCommand& cmd) {
   // Every case's operations are parsed as its line is read, before any
   // case runs: a bad manifest fails as a whole, before any golden is
   // touched, its bad operations reported with its other bad lines.
-  std::vector<Pipeline> p;
-  const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_pipeline(c.args)); });
+  std::vector<CaseArgs> p;
+  const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_case_args(c.args)); });
   refuse_replacing_named_files(cmd, m);
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
@@ -278,19 +282,28 @@ int execute(const GoldenCommand& cmd) {
 
 }  // namespace
 
+CaseArgs parse_case_args(const std::vector<std::string>& words) {
+  std::optional<std::string> depth;  // given empty is refused, not taken as absent
+  CaseArgs a;
+  a.pipeline = parse_pipeline(words, [&](CLI::App& app) { app.add_option("--depth", depth)->type_name("8|16"); });
+  if (depth) a.depth = parse_depth(*depth);
+  return a;
+}
+
 GoldenCli::GoldenCli(CLI::App& parent) {
   sub_ = parent.add_subcommand("golden", "Run every case of a golden manifest: check the outputs, or update them");
   sub_->require_subcommand(1);
-  sub_->footer(std::string("Manifest lines: NAME | INPUT | OPERATIONS... [| LIMIT=VALUE ...]; goldens are NAME.png "
-                           "beside it.\n") +
+  sub_->footer(std::string("Manifest lines: NAME | INPUT | OPERATIONS... [--depth 8|16] [| LIMIT=VALUE ...]; goldens "
+                           "are NAME.png beside it.\n") +
                kCompareExitHelp);
   CLI::App* check_cmd = sub_->add_subcommand("check", "Run each case and compare it with its golden NAME.png");
   update_ = sub_->add_subcommand("update", "Run each case and write its output as its golden NAME.png");
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
     s->add_option("--device", device_, "Where the cases run: auto, cuda (or gpu) or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
-    s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)");
-    s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr");
+    s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)")
+        ->disable_flag_override();
+    s->add_flag("-v,--verbose", cmd_.verbose, "Also name the device the cases run on, on stderr")->disable_flag_override();
   }
   check_cmd->add_option("--diff-dir", cmd_.diff_dir, "Write NAME.diff.png here for each failing case")->type_name("DIR");
   check_cmd->add_option("--junit", cmd_.junit, "Also write the results as JUnit XML, one testcase a case")

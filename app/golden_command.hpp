@@ -2,11 +2,15 @@
 // `gpuimg golden check|update MANIFEST`: every case of a manifest
 // (manifest.hpp) run in this process, compared with its golden or written
 // as its new golden.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "backend.hpp"
+#include "image.hpp"
+#include "pipeline.hpp"
 
 namespace gpuimg {
 
@@ -39,6 +43,18 @@ class GoldenCli {
   std::string device_ = "auto";
   std::string format_ = "text";
 };
+
+// A case's ARGS: operations as on the command line, and --depth, the
+// processing command's one output option that changes the samples a
+// golden holds (a golden is a PNG, which holds both depths, so no
+// encoder option would change what is compared).
+struct CaseArgs {
+  Pipeline pipeline;
+  std::optional<Depth> depth;
+};
+
+// Throws UsageError naming what is wrong, as the command line would.
+CaseArgs parse_case_args(const std::vector<std::string>& words);
 
 // Prints a table on stdout, errors on stderr; returns a CompareExit: 0 every
 // case passed (or was written), 1 a case failed, 2 an error.

@@ -99,10 +99,13 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops) {
   return pipeline;
 }
 
-Pipeline parse_pipeline(const std::vector<std::string>& words) {
+Pipeline parse_pipeline(const std::vector<std::string>& words, const std::function<void(CLI::App&)>& add_options) {
   CLI::App app;
   app.set_help_flag();
+  // As on the command line, a setting given twice takes the last.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   const OpOptions ops = add_op_options(app, "Operations");
+  if (add_options) add_options(app);
   std::vector<const char*> argv = {"gpuimg"};
   for (const std::string& w : words) argv.push_back(w.c_str());
   try {

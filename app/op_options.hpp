@@ -1,6 +1,7 @@
 #pragma once
 // The operations as CLI11 options, shared by the processing command line and
 // the golden manifest's ARGS, so both accept exactly the same words.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,9 +21,12 @@ OpOptions add_op_options(CLI::App& app, const std::string& group);
 // After app.parse(): the stages in command-line order. Throws UsageError.
 Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);
 
-// Operation words alone, as in a manifest ("--blur", "3", "--invert").
-// Throws UsageError naming the word that is not an operation or a value.
-Pipeline parse_pipeline(const std::vector<std::string>& words);
+// Operation words, as in a manifest ("--blur", "3", "--invert"), and the
+// options `add_options` declares beside them, their values read into its
+// own variables. Throws UsageError naming the word that is neither an
+// operation, such an option nor a value.
+Pipeline parse_pipeline(const std::vector<std::string>& words,
+                        const std::function<void(CLI::App&)>& add_options = {});
 
 // The options of the innermost subcommand parsed (`app` itself when none),
 // as typed ("--max-diff"), for a did-you-mean: a slip in `compare` is not

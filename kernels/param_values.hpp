@@ -9,8 +9,8 @@ namespace gpuimg {
 enum class ParamType {
   integer,   // 3
   real,      // 0.8
-  geometry,  // WxH+X+Y, or WxH for a centred region
-  size,      // WxH (and WxH!, WxH>, WxH^), Wx, xH or N%
+  geometry,  // WxH+X+Y, or WxH for a centred region; A%xB% or N% for WxH
+  size,      // WxH (and WxH!, WxH>, WxH<, WxH^), Wx, xH, N% or A%xB%
   odd_size,  // WxH, both sides given and odd (a filter's window): held as a SizeSpec
   choice,    // one name from the spec's list
   fraction,  // 0.25 or 25%: held as the fraction
@@ -19,18 +19,23 @@ enum class ParamType {
 };
 
 // WxH+X+Y; offsets may be negative (-X-Y). `offset` false: WxH alone.
+// A%xB% (or N%) in place of WxH: percentages of the image's sides, above 0
+// and at most 100, with both sides 0 until a plan makes them pixels.
 struct Geometry {
   std::int32_t width, height, x, y;
   bool offset;
+  double width_percent, height_percent;
 };
 
-// WxH, Wx or xH (the missing side 0), or N% (percent > 0, both sides 0).
+// WxH, Wx or xH (the missing side 0), or N% or A%xB% (percentages of the
+// width and of the height, above 0, both sides 0; N% gives both N).
 // WxH may end in one of ImageMagick's marks: '!' exactly (as WxH alone),
-// '>' to fit inside WxH if larger, '^' to fill it.
-enum class SizeFit : std::int32_t { exact, shrink_to_fit, fill };
+// '>' to fit inside WxH if larger, '<' to fit inside it if smaller, '^' to
+// fill it.
+enum class SizeFit : std::int32_t { exact, shrink_to_fit, fill, enlarge_to_fit };
 struct SizeSpec {
   std::int32_t width, height;
-  double percent;
+  double width_percent, height_percent;
   SizeFit fit;
 };
 

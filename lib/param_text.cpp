@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ascii_case.hpp"
@@ -35,31 +36,80 @@ std::optional<std::int32_t> read_offset(std::string_view text) {
   return read_integer<std::int32_t>(text);
 }
 
-std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& spec) {
+// N%: a plain decimal, unsigned, above 0 and at most `most`.
+std::optional<double> read_percent(std::string_view text, double most) {
+  if (text.size() < 2 || text.back() != '%' || text[0] == '-' || text[0] == '+') return std::nullopt;
+  const auto pct = read_decimal(text.substr(0, text.size() - 1));
+  if (!pct || !(*pct > 0) || *pct > most) return std::nullopt;
+  return pct;
+}
+
+// N%, or A%xB%: each side's percentage with its own '%', so that
+// ImageMagick's 50x25% (one '%' for both) is refused rather than guessed at.
+std::optional<std::pair<double, double>> read_percents(std::string_view text, double most) {
   const std::size_t x = text.find('x');
-  if (x == std::string_view::npos) return std::nullopt;
-  const std::size_t sign = text.find_first_of("+-", x + 1);
-  const auto w = read_side(text.substr(0, x), spec);
-  const auto h = read_side(text.substr(x + 1, sign == std::string_view::npos ? std::string_view::npos : sign - x - 1), spec);
-  if (!w || !h) return std::nullopt;
-  if (sign == std::string_view::npos) return Geometry{*w, *h, 0, 0, false};
+  if (x == std::string_view::npos) {
+    const auto pct = read_percent(text, most);
+    return pct ? std::optional<std::pair<double, double>>({*pct, *pct}) : std::nullopt;
+  }
+  const auto w = read_percent(text.substr(0, x), most), h = read_percent(text.substr(x + 1), most);
+  return w && h ? std::optional<std::pair<double, double>>({*w, *h}) : std::nullopt;
+}
+
+// "50%", or "50%x25%" where the two differ; whole percentages plainly
+// ("100000%", not "1e+05%").
+std::string percents_text(double width, double height) {
+  const auto one = [](double p) {
+    return (p == std::floor(p) ? std::to_string(static_cast<long long>(p)) : number_text(p)) + "%";
+  };
+  return width == height ? one(width) : one(width) + "x" + one(height);
+}
+
+std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& spec) {
+  // Sides take no sign: the first one starts the offsets.
+  const std::size_t sign = text.find_first_of("+-");
+  const std::string_view size = text.substr(0, sign);
+  Geometry g{};
+  if (!size.empty() && size.back() == '%') {
+    // A region larger than the image would only be cut back to it.
+    const auto pct = read_percents(size, 100);
+    if (!pct) return std::nullopt;
+    g.width_percent = pct->first;
+    g.height_percent = pct->second;
+  } else {
+    const std::size_t x = size.find('x');
+    if (x == std::string_view::npos) return std::nullopt;
+    const auto w = read_side(size.substr(0, x), spec), h = read_side(size.substr(x + 1), spec);
+    if (!w || !h) return std::nullopt;
+    g.width = *w;
+    g.height = *h;
+  }
+  if (sign == std::string_view::npos) return g;
   const std::size_t second = text.find_first_of("+-", sign + 1);
   if (second == std::string_view::npos) return std::nullopt;
   const auto ox = read_offset(text.substr(sign, second - sign));
   const auto oy = read_offset(text.substr(second));
   if (!ox || !oy) return std::nullopt;
-  return Geometry{*w, *h, *ox, *oy, true};
+  g.x = *ox;
+  g.y = *oy;
+  g.offset = true;
+  return g;
 }
+
+constexpr double kMostResizePercent = 1e6;
 
 std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) {
   if (!text.empty() && text.back() == '%') {
-    const auto pct = read_decimal(text.substr(0, text.size() - 1));
-    if (!pct || !(*pct > 0) || *pct > 1e6 || text[0] == '-' || text[0] == '+') return std::nullopt;
-    return SizeSpec{0, 0, *pct, SizeFit::exact};
+    const auto pct = read_percents(text, kMostResizePercent);
+    if (!pct) return std::nullopt;
+    return SizeSpec{0, 0, pct->first, pct->second, SizeFit::exact};
   }
   SizeFit fit = SizeFit::exact;
-  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '^')) {
-    fit = text.back() == '>' ? SizeFit::shrink_to_fit : text.back() == '^' ? SizeFit::fill : SizeFit::exact;
+  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '<' || text.back() == '^')) {
+    fit = text.back() == '>'   ? SizeFit::shrink_to_fit
+          : text.back() == '<' ? SizeFit::enlarge_to_fit
+          : text.back() == '^' ? SizeFit::fill
+                               : SizeFit::exact;
     text.remove_suffix(1);
     if (text.empty() || text.front() == 'x' || text.back() == 'x') return std::nullopt;  // both sides given
   }
@@ -70,7 +120,7 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
   const auto w = ws.empty() ? std::optional<std::int32_t>(0) : read_side(ws, spec);
   const auto h = hs.empty() ? std::optional<std::int32_t>(0) : read_side(hs, spec);
   if (!w || !h) return std::nullopt;
-  return SizeSpec{*w, *h, 0, fit};
+  return SizeSpec{*w, *h, 0, 0, fit};
 }
 
 // WxH with both sides given and odd: a window centred on its pixel.
@@ -79,7 +129,7 @@ std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& sp
   if (x == std::string_view::npos) return std::nullopt;
   const auto w = read_side(text.substr(0, x), spec), h = read_side(text.substr(x + 1), spec);
   if (!w || !h || *w % 2 == 0 || *h % 2 == 0) return std::nullopt;
-  return SizeSpec{*w, *h, 0, SizeFit::exact};
+  return SizeSpec{*w, *h, 0, 0, SizeFit::exact};
 }
 
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
@@ -135,10 +185,10 @@ std::string param_form(const ParamSpec& spec) {
              " numbers between commas, each " + range_text(spec);
     case ParamType::geometry:
       return "WxH+X+Y (offsets may be negative) or WxH (centred), sides from " + number_text(spec.min) + " to " +
-             number_text(spec.max);
+             number_text(spec.max) + ", or with A%xB% or N% of the image's sides (above 0, at most 100%) for WxH";
     case ParamType::size:
-      return "WxH (exactly), WxH> (to fit inside if larger) or WxH^ (to fill), Wx or xH (the other side keeps the "
-             "aspect ratio) or N%, sides from " +
+      return "WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) or WxH^ (to "
+             "fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from " +
              number_text(spec.min) + " to " + number_text(spec.max);
     case ParamType::odd_size:
       return "WxH with both sides odd, from " + number_text(spec.min) + " to " + number_text(spec.max);
@@ -232,17 +282,18 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     }
     case ParamType::geometry: {
       const Geometry& g = v.geometry;
-      std::string t = std::to_string(g.width) + "x" + std::to_string(g.height);
+      std::string t = g.width_percent > 0 ? percents_text(g.width_percent, g.height_percent)
+                                          : std::to_string(g.width) + "x" + std::to_string(g.height);
       return g.offset ? t + signed_text(g.x) + signed_text(g.y) : t;
     }
     case ParamType::size: {
       const SizeSpec& s = v.size;
-      // Whole percentages plainly ("100000%", not "1e+05%").
-      if (s.percent > 0 && s.percent == std::floor(s.percent))
-        return std::to_string(static_cast<long long>(s.percent)) + "%";
-      if (s.percent > 0) return number_text(s.percent) + "%";
+      if (s.width_percent > 0) return percents_text(s.width_percent, s.height_percent);
       return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "") +
-             (s.fit == SizeFit::shrink_to_fit ? ">" : s.fit == SizeFit::fill ? "^" : "");
+             (s.fit == SizeFit::shrink_to_fit    ? ">"
+              : s.fit == SizeFit::enlarge_to_fit ? "<"
+              : s.fit == SizeFit::fill           ? "^"
+                                                 : "");
     }
     case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];

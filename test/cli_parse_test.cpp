@@ -150,6 +150,43 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "b.png", ""}, "empty path given as OUTPUT"},
                     BadCase{{"--files-from", "list.txt", ""}, "empty path given as OUTPUT"}));
 
+// -v and -q are flags of one level: what follows one in its word is no
+// level and no file (CLI11 would hand -v3's "3" back as a word "-3").
+INSTANTIATE_TEST_SUITE_P(
+    FlagsTakeNoValue, CliParseRejects,
+    testing::Values(BadCase{{"a.png", "-v3", "b.png"},
+                            "gpuimg: -v3: -v takes no value (-v has one level; -vv is the same as -v) (see gpuimg --help)"},
+                    BadCase{{"a.png", "b.png", "-v3"}, "-v3: -v takes no value"},
+                    BadCase{{"-v3", "a.png", "b.png"}, "-v3: -v takes no value"},
+                    BadCase{{"a.png", "-vv3", "b.png"}, "-vv3: -v takes no value"},
+                    BadCase{{"a.png", "-qv3", "b.png"}, "-qv3: -v takes no value"},
+                    BadCase{{"a.png", "-v=3", "b.png"}, "-v=3: -v takes no value"},
+                    BadCase{{"a.png", "-q3", "b.png"}, "gpuimg: -q3: -q takes no value (see gpuimg --help)"},
+                    BadCase{{"a.png", "--verbose=3", "b.png"}, "gpuimg: --verbose takes no value"},
+                    BadCase{{"a.png", "--quiet=0", "b.png"}, "gpuimg: --quiet takes no value"},
+                    BadCase{{"in/", "-v2", "out/"}, "-v2: -v takes no value"},
+                    BadCase{{"compare", "a.png", "b.png", "-v3"}, "-v3: -v takes no value"},
+                    BadCase{{"compare", "a.png", "-v3", "b.png"}, "-v3: -v takes no value"},
+                    BadCase{{"compare", "a.png", "b.png", "--verbose=2"}, "--verbose takes no value"},
+                    BadCase{{"golden", "check", "m.txt", "-v3"}, "-v3: -v takes no value"},
+                    BadCase{{"golden", "update", "m.txt", "-q1"}, "-q1: -q takes no value"}));
+
+TEST(CliParse, VerboseTwiceIsVerbose) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"a.png", "-vv", "b.png"}, {"a.png", "-v", "-v", "b.png"}, {"-qv", "a.png", "b.png"}, {"a.png", "b.png", "--verbose=true"}}) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    const Parsed p = parse(args);
+    ASSERT_TRUE(p.result.run) << p.err;
+    EXPECT_TRUE(p.result.command.verbose);
+    EXPECT_EQ(p.result.command.input, "a.png");
+    EXPECT_EQ(p.result.command.output, "b.png");
+  }
+  EXPECT_TRUE(parse({"a.png", "-qv", "b.png"}).result.command.quiet);
+  const Parsed golden = parse({"golden", "check", "m.txt", "-vv"});
+  ASSERT_TRUE(golden.result.golden) << golden.err;
+  EXPECT_TRUE(golden.result.golden->verbose);
+}
+
 // Every option that takes a number, and the words of its line up to that
 // number; the number's text is `prefix` + the value under test + `suffix`.
 struct NumberOption {
@@ -258,7 +295,7 @@ TEST(CliParse, HelpListsEveryOpWithRangeAndExample) {
     EXPECT_NE(out.find(std::string("Example: ") + Op::example), std::string::npos) << Op::name;
   });
   EXPECT_NE(out.find("an integer from 1 to 4096"), std::string::npos) << out;
-  EXPECT_NE(out.find("one of 90, 180, 270, -90, -180, -270"), std::string::npos) << out;
+  EXPECT_NE(out.find("one of 0, 90, 180, 270, 360, -90, -180, -270, -360"), std::string::npos) << out;
   EXPECT_NE(out.find("Exit status"), std::string::npos);
 }
 

@@ -59,12 +59,62 @@ TEST(ParamText, OddSizesGiveBothSidesOdd) {
   const ParamValue v = parse_param("x", kOddSize, "31x1");
   EXPECT_EQ(v.size.width, 31);
   EXPECT_EQ(v.size.height, 1);
-  EXPECT_EQ(v.size.percent, 0);
+  EXPECT_EQ(v.size.width_percent, 0);
+  EXPECT_EQ(v.size.height_percent, 0);
   EXPECT_EQ(param_text(kOddSize, v), "31x1");
   EXPECT_EQ(param_text(kOddSize, parse_param("x", kOddSize, "003x05")), "3x5");
   const std::string form = "--op: SIZE must be WxH with both sides odd, from 1 to 31, got '";
   for (const char* bad : {"2x2", "3x4", "33x1", "1x33", "3x", "x3", "3", "50%", "0x1", "-1x3", "+3x3", "3x3x3", "3X3", ""})
     EXPECT_EQ(refusal(kOddSize, bad), form + bad + "'");
+}
+
+// Sizes: ImageMagick's marks and a percentage of each side read and print
+// back as written; a percentage must carry its own '%' on each side.
+TEST(ParamText, SizesTakeMarksAndPercentagesOfEachSide) {
+  constexpr ParamSpec spec{"SIZE", ParamType::size, 1, 1000, "a size"};
+  for (const auto& [text, back] : {std::pair<const char*, const char*>{"100x100<", "100x100<"}, {"100x100>", "100x100>"},
+                                   {"100x100^", "100x100^"}, {"100x100!", "100x100"}, {"50%x25%", "50%x25%"},
+                                   {"50%x50%", "50%"}, {"12.5%x200%", "12.5%x200%"}, {"007%x1e2%", "7%x100%"},
+                                   {"1000000%x1%", "1000000%x1%"}})
+    EXPECT_EQ(param_text(spec, parse_param("x", spec, text)), back) << text;
+  const SizeSpec s = parse_param("x", spec, "50%x25%").size;
+  EXPECT_EQ(s.width_percent, 50);
+  EXPECT_EQ(s.height_percent, 25);
+  EXPECT_EQ(s.width, 0);
+  EXPECT_EQ(s.height, 0);
+  EXPECT_EQ(parse_param("x", spec, "30x40<").size.fit, SizeFit::enlarge_to_fit);
+  const std::string form =
+      "--op: SIZE must be WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) "
+      "or WxH^ (to fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from 1 "
+      "to 1000, got '";
+  for (const char* bad : {"50x25%", "50%x25", "50%x", "x50%", "%x50%", "50%x%", "50%x25%>", "50%<", "100x<", "x100<",
+                          "100x100<>", "<", "-5%x5%", "5%x+5%", "0%x5%", "5%x0%", "5%x1000001%", "50%x25%x2%",
+                          "50%25%", "50%X25%", "50 %x25%", "nan%x5%", ""})
+    EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
+}
+
+// A crop's sides may be percentages of the image's, at most 100, with or
+// without pixel offsets; they print back as written.
+TEST(ParamText, GeometriesTakePercentagesOfEachSide) {
+  constexpr ParamSpec spec{"GEOMETRY", ParamType::geometry, 1, 2147483647.0, "a region"};
+  for (const auto& [text, back] : {std::pair<const char*, const char*>{"50%x25%", "50%x25%"}, {"50%x50%", "50%"},
+                                   {"50%", "50%"}, {"50%x25%+10-5", "50%x25%+10-5"}, {"12.5%+0+0", "12.5%+0+0"},
+                                   {"100%x0.5%-3+7", "100%x0.5%-3+7"}, {"10x20+1+2", "10x20+1+2"}, {"10x20", "10x20"}})
+    EXPECT_EQ(param_text(spec, parse_param("x", spec, text)), back) << text;
+  const Geometry g = parse_param("x", spec, "50%x25%-1+2").geometry;
+  EXPECT_EQ(g.width_percent, 50);
+  EXPECT_EQ(g.height_percent, 25);
+  EXPECT_EQ(g.width, 0);
+  EXPECT_EQ(g.x, -1);
+  EXPECT_EQ(g.y, 2);
+  EXPECT_TRUE(g.offset);
+  EXPECT_FALSE(parse_param("x", spec, "50%").geometry.offset);
+  const std::string form =
+      "--op: GEOMETRY must be WxH+X+Y (offsets may be negative) or WxH (centred), sides from 1 to 2147483647, or "
+      "with A%xB% or N% of the image's sides (above 0, at most 100%) for WxH, got '";
+  for (const char* bad : {"50%x25", "50x25%", "101%", "100%x100.5%", "0%x5%", "50%x25%+1", "%x5%", "50%x25%x3%",
+                          "-50%x5%", "+50%", "50%+", "50%x25%>", "50%x+25%", "50%x25%+1+2+3", "50 %", ""})
+    EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
 }
 
 // How a joined word reads in --help and in the messages about it.
@@ -90,11 +140,20 @@ TEST(ParamText, ChoicesIgnoreCaseAndTakeTheirAliases) {
 }
 
 // The README's "+3" reads as 3 for numbers; a quarter turn's "+90" too.
-TEST(ParamText, RotateTakesAPlusSign) {
-  for (const auto& [text, choice] :
-       {std::pair<const char*, int>{"+90", 0}, {"+180", 1}, {"+270", 2}, {"90", 0}, {"-90", 3}})
-    EXPECT_EQ(parse_param("--rotate: ANGLE", Rotate::params[0], text).choice, choice) << text;
-  EXPECT_EQ(refusal(Rotate::params[0], "+45"), "--op: ANGLE must be one of 90, 180, 270, -90, -180, -270, got '+45'");
+// Every multiple of 90 from -360 to 360 is a turn, 0 and the full turns none.
+TEST(ParamText, RotateTakesEveryMultipleOf90FromMinus360To360) {
+  for (const auto& [text, turns] :
+       {std::pair<const char*, int>{"0", 0}, {"90", 1}, {"180", 2}, {"270", 3}, {"360", 0}, {"-90", 3}, {"-180", 2},
+        {"-270", 1}, {"-360", 0}, {"+0", 0}, {"-0", 0}, {"+90", 1}, {"+180", 2}, {"+270", 3}, {"+360", 0}}) {
+    const ParamValue v = parse_param("--rotate: ANGLE", Rotate::params[0], text);
+    EXPECT_EQ(Rotate::make(&v).quarter_turns, turns) << text;
+  }
+  const std::string form = "--op: ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '";
+  for (const char* bad : {"+45", "45", "450", "-450", "720", "90.0", "090", "1e2", "", " 90", "90deg"})
+    EXPECT_EQ(refusal(Rotate::params[0], bad), form + bad + "'") << bad;
+  // -v shows the turn made, as the clockwise angle below a full turn.
+  for (int turns = 0; turns < 4; ++turns)
+    EXPECT_EQ(param_text(Rotate::params[0], Rotate::values({turns})[0]), std::to_string(turns * 90));
 }
 
 TEST(ParamText, JoinedValuesReadAsOneWord) {

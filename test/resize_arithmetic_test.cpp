@@ -350,8 +350,9 @@ TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
 
 // SIZE's sides for an input: WxH exactly (also WxH!); WxH> fits inside
 // the box where the image is larger, the side whose scale is smaller the
-// box's and the other as Wx or xH makes it; WxH^ fills the box, by the
-// side whose scale is larger; Wx, xH and N% as before.
+// box's and the other as Wx or xH makes it; WxH< fits inside it the same
+// way where the image lies inside it; WxH^ fills the box, by the side
+// whose scale is larger; Wx, xH, N% and A%xB% as before.
 TEST(ResizeSize, FitAndFillKeepTheAspectRatio) {
   struct Case {
     Shape in;
@@ -367,13 +368,17 @@ TEST(ResizeSize, FitAndFillKeepTheAspectRatio) {
                         Case{scene, "1000x100>", 160, 100}, Case{scene, "1000x1000^", 1600, 1000},
                         Case{tall, "10x10>", 1, 10}, Case{tall, "10x10^", 10, 10000},
                         Case{wide, "10x10>", 10, 1}, Case{wide, "5x5^", 1667, 5},
-                        Case{scene, "128x", 128, 80}, Case{scene, "x128", 205, 128}, Case{scene, "40%", 128, 80}}) {
+                        Case{scene, "128x128<", 320, 200}, Case{scene, "1000x1000<", 1000, 625},
+                        Case{scene, "1000x100<", 320, 200}, Case{tall, "10x2000<", 2, 2000},
+                        Case{wide, "2000x2000<", 2000, 6},
+                        Case{scene, "128x", 128, 80}, Case{scene, "x128", 205, 128}, Case{scene, "40%", 128, 80},
+                        Case{scene, "40%x10%", 128, 20}}) {
     SCOPED_TRACE(std::string(c.size) + " of " + std::to_string(c.in.width) + "x" + std::to_string(c.in.height));
     const Shape out = planned_output(plan_pipeline({parse_stage("resize", {c.size})}, c.in), c.in);
     EXPECT_EQ(out.width, c.width);
     EXPECT_EQ(out.height, c.height);
   }
-  for (const char* bad : {"128x>", "x128^", "50%>", "128x128>>", ">", "128x128<"}) {
+  for (const char* bad : {"128x>", "x128^", "50%>", "128x128>>", ">", "128x128<<", "x128<", "128x128<>"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(parse_stage("resize", {bad}), UsageError);
   }

@@ -25,8 +25,15 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--crop", "10x"}, 2, "--crop: GEOMETRY must be WxH+X+Y"},
       {{"--crop", "0x5+1+1"}, 2, "--crop: GEOMETRY must be"},
       {{"--crop", "5x5+1"}, 2, "--crop: GEOMETRY must be"},
-      {{"--rotate", "45"}, 2, "ANGLE must be one of 90, 180, 270, -90, -180, -270, got '45'"},
-      {{"--resize", "0x10"}, 2, "--resize: SIZE must be WxH (exactly), WxH> (to fit inside if larger) or WxH^ (to fill), Wx or xH"},
+      {{"--crop", "150%"}, 2, "--crop: GEOMETRY must be WxH+X+Y (offsets may be negative) or WxH (centred), sides from 1 to 2147483647, or with A%xB% or N% of the image's sides (above 0, at most 100%) for WxH, got '150%'"},
+      {{"--crop", "50x50%"}, 2, "--crop: GEOMETRY must be"},
+      {{"--crop", "50%x50%+400+0"}, 1, "scene.png: stage 1 (crop GEOMETRY=50%+400+0): the region lies outside the 320x200 image"},
+      {{"--rotate", "45"}, 2, "ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '45'"},
+      {{"--rotate", "450"}, 2, "ANGLE must be one of 0, 90, 180, 270, 360, -90, -180, -270, -360, got '450'"},
+      {{"--resize", "0x10"}, 2, "--resize: SIZE must be WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) or WxH^ (to fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side)"},
+      {{"--resize", "50x25%"}, 2, "--resize: SIZE must be"},
+      {{"--resize", "50%x25%>"}, 2, "--resize: SIZE must be"},
+      {{"--resize", "x100<"}, 2, "--resize: SIZE must be"},
       {{"--resize", "128x>"}, 2, "--resize: SIZE must be"},
       {{"--resize", "-5%"}, 2, "--resize: SIZE must be"},
       {{"--resize", "50%:hamming"}, 2, "FILTER must be one of nearest, box, linear, cubic, lanczos3, got 'hamming'"},
@@ -142,6 +149,47 @@ TEST(CliStages, VerboseShowsEachStagesShapes) {
   EXPECT_EQ(out.width, 18);
   EXPECT_EQ(out.height, 30);
   EXPECT_EQ(out.channels, 1);
+}
+
+// The turns that change nothing are taken from the command line, and their
+// output is the input's samples; -90 is 270.
+TEST(CliStages, RotateByAFullTurnOrNoneWritesTheInput) {
+  TempDir tmp;
+  const Image in = read_image((data_dir() / "scene.png").string());
+  for (const char* angle : {"0", "360", "-360"}) {
+    SCOPED_TRACE(angle);
+    const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", angle, tmp.file("out.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_TRUE(same_samples(in, read_image(tmp.file("out.png"))));
+  }
+  ASSERT_EQ(run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", "-90", tmp.file("a.png")}).status, 0);
+  ASSERT_EQ(run_binary({(data_dir() / "scene.png").string(), "--device", "cpu", "--rotate", "270", tmp.file("b.png")}).status, 0);
+  const Image turned = read_image(tmp.file("a.png"));
+  EXPECT_EQ(turned.width, 200);
+  EXPECT_EQ(turned.height, 320);
+  EXPECT_TRUE(same_samples(read_image(tmp.file("b.png")), turned));
+}
+
+// ImageMagick's '<' and per-side percentages from the command line: a
+// mark that leaves the image as it is writes its samples.
+TEST(CliStages, ResizeMarksAndPercentagesOfEachSide) {
+  TempDir tmp;
+  const std::string scene = (data_dir() / "scene.png").string();
+  const Image in = read_image(scene);
+  for (const auto& [size, width, height] : std::vector<std::tuple<std::string, int, int>>{
+           {"400x400<", 400, 250}, {"300x300<", 320, 200}, {"100x100>", 100, 63}, {"400x400>", 320, 200},
+           {"50%x25%", 160, 50}, {"100%x100%", 320, 200}}) {
+    SCOPED_TRACE(size);
+    const RunResult r = run_binary({scene, "-v", "--device", "cpu", "--resize", size, tmp.file("out.png")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string shape = std::to_string(width) + "x" + std::to_string(height);
+    EXPECT_NE(r.err.find("stage 1: resize SIZE=" + shape + " FILTER=lanczos3"), std::string::npos) << r.err;
+    const Image out = read_image(tmp.file("out.png"));
+    EXPECT_EQ(out.width, width);
+    EXPECT_EQ(out.height, height);
+    if (width == in.width && height == in.height) EXPECT_TRUE(same_samples(in, out));
+  }
 }
 
 // Pillow's filter names, in any case, are the filters whose definition is

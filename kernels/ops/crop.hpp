@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -12,10 +13,13 @@ namespace gpuimg {
 // The region intersected with the image, as ImageMagick's -crop has it; a
 // region without offsets is centred, its offsets floor((W_in - W) / 2) and
 // floor((H_in - H) / 2), so a centred region larger than the image keeps it.
+// Sides given as percentages are floor(v + 0.5) of the input's, at least 1,
+// as --resize's are; the offsets stay pixels, as ImageMagick's do.
 struct Crop {
   static constexpr const char* name = "crop";
   static constexpr const char* summary =
-      "Keep the region WxH+X+Y (offsets may be negative), intersected with the image; WxH alone is centred.";
+      "Keep the region WxH+X+Y (offsets may be negative), intersected with the image; WxH alone is centred; "
+      "A%xB% or N% for WxH takes a share of each side.";
   static constexpr const char* example = "--crop 640x480+10+20";
   static constexpr Kind kind = Kind::remap;
 
@@ -32,7 +36,11 @@ struct Crop {
   }
 
   static Shape plan(Params& p, const Shape& in) {
-    const Geometry& g = p.region;
+    Geometry g = p.region;
+    if (g.width_percent > 0) {
+      g.width = side(in.width * g.width_percent / 100);
+      g.height = side(in.height * g.height_percent / 100);
+    }
     const std::int64_t x = g.offset ? g.x : floor_half(std::int64_t{in.width} - g.width);
     const std::int64_t y = g.offset ? g.y : floor_half(std::int64_t{in.height} - g.height);
     const std::int64_t x0 = std::max<std::int64_t>(x, 0), y0 = std::max<std::int64_t>(y, 0);
@@ -41,7 +49,7 @@ struct Crop {
     if (x1 <= x0 || y1 <= y0)
       throw PlanError("the region lies outside the " + std::to_string(in.width) + "x" + std::to_string(in.height) +
                       " image");
-    p.region = {std::int32_t(x1 - x0), std::int32_t(y1 - y0), std::int32_t(x0), std::int32_t(y0), true};
+    p.region = {std::int32_t(x1 - x0), std::int32_t(y1 - y0), std::int32_t(x0), std::int32_t(y0), true, 0, 0};
     return {p.region.width, p.region.height, in.channels, in.bytes};
   }
   static AxisMap map(const Params& p, const Shape&) { return {p.region.x, 1, 0, p.region.y, 0, 1}; }
@@ -49,6 +57,8 @@ struct Crop {
 
  private:
   static std::int64_t floor_half(std::int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
+  // floor(v + 0.5), at least 1; v is at most the side, an int.
+  static std::int32_t side(double v) { return static_cast<std::int32_t>(std::max(1.0, std::floor(v + 0.5))); }
 };
 
 }  // namespace gpuimg

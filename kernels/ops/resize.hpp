@@ -14,7 +14,8 @@ struct Resize {
   static constexpr const char* name = "resize";
   static constexpr const char* summary =
       "Resize to SIZE as Pillow's Image.resize does, to the byte at 8 bits; "
-      "Wx or xH keeps the aspect ratio, WxH> fits inside if larger, WxH^ fills, N% scales both sides.";
+      "Wx or xH keeps the aspect ratio, WxH> fits inside if larger, WxH< fits inside if smaller, WxH^ fills, N% "
+      "scales both sides, A%xB% each its own.";
   static constexpr const char* example = "--resize 50%:lanczos3";
   static constexpr Kind kind = Kind::resample;
 
@@ -45,21 +46,24 @@ struct Resize {
     SizeSpec s = p.size;
     // Fitting and filling keep the aspect ratio: one side is the box's, the
     // other follows as for Wx or xH. Fitting takes the side whose scale is
-    // smaller, filling the larger (compared exactly, W ih against H iw);
-    // fitting leaves an image inside the box as it is.
+    // smaller, filling the larger (compared exactly, W ih against H iw).
+    // As ImageMagick's marks do, '>' leaves an image inside the box as it
+    // is and '<' one that is not (larger in either side); where a side of
+    // the image is the box's, fitting would keep the size anyway.
     if (s.fit != SizeFit::exact) {
       const bool width_scale_smaller = std::int64_t(s.width) * in.height <= std::int64_t(s.height) * in.width;
-      if (s.fit == SizeFit::shrink_to_fit && s.width >= in.width && s.height >= in.height)
-        s = {in.width, in.height, 0, s.fit};
-      else if (width_scale_smaller == (s.fit == SizeFit::shrink_to_fit))
+      const bool inside = in.width <= s.width && in.height <= s.height;
+      if ((s.fit == SizeFit::shrink_to_fit && inside) || (s.fit == SizeFit::enlarge_to_fit && !inside))
+        s = {in.width, in.height, 0, 0, s.fit};
+      else if (width_scale_smaller == (s.fit != SizeFit::fill))
         s.height = 0;  // as Wx
       else
         s.width = 0;  // as xH
     }
     double w = s.width, h = s.height;
-    if (s.percent > 0) {
-      w = side(in.width * s.percent / 100);
-      h = side(in.height * s.percent / 100);
+    if (s.width_percent > 0) {
+      w = side(in.width * s.width_percent / 100);
+      h = side(in.height * s.height_percent / 100);
     } else if (s.height == 0) {
       h = side(double(s.width) * in.height / in.width);
     } else if (s.width == 0) {
@@ -67,7 +71,7 @@ struct Resize {
     }
     // The tables index two entries an output sample in int.
     if (w > kMaxResizeSide || h > kMaxResizeSide) throw PlanError("the new size is past 2^30 - 1 pixels a side");
-    p.size = {std::int32_t(w), std::int32_t(h), 0, SizeFit::exact};
+    p.size = {std::int32_t(w), std::int32_t(h), 0, 0, SizeFit::exact};
     return {p.size.width, p.size.height, in.channels, in.bytes};
   }
 

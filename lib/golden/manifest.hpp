@@ -4,7 +4,8 @@
 //   NAME | INPUT | ARGS... [| LIMIT=VALUE ...]
 //
 // INPUT is relative to the manifest's folder; ARGS are operations as on the
-// command line (`--blur 3 --invert`); the golden is NAME.png beside the
+// command line (`--blur 3 --invert`) and --depth (golden_command.hpp's
+// parse_case_args reads them); the golden is NAME.png beside the
 // manifest; the optional fourth column holds thresholds by their names in
 // thresholds.hpp (`max-diff=1 min-psnr=45`), and none means the output must
 // equal the golden sample for sample; beside them, the scope.hpp fields

@@ -6,8 +6,8 @@
 
 #include "error.hpp"
 #include "fuzz_target.hpp"
+#include "golden_command.hpp"
 #include "manifest.hpp"
-#include "op_options.hpp"
 
 using gpuimg::fuzz::require;
 
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const gpuimg::GoldenCase& c : m.cases) {
     require(c.golden == "dir/" + c.name + ".png", "a case's golden is NAME.png beside the manifest");
     try {
-      gpuimg::parse_pipeline(c.args);
+      gpuimg::parse_case_args(c.args);
     } catch (const gpuimg::UsageError&) {
     }
   }

@@ -60,8 +60,10 @@ inline std::vector<std::string> test_values(const ParamSpec& p) {
       texts.push_back(number_text((p.min + p.max) / 2 * 100) + "%");
       break;
     case ParamType::list: texts = {number_text(p.max), number_text(p.min) + "," + number_text(p.max)}; break;
-    case ParamType::geometry: texts = {"1x1+0+0", "5x3", "7x4-2-1", "100000x3", "2x100000+0-7"}; break;
-    case ParamType::size: texts = {"1x1", "5x", "x7", "50%", "250%", "31x2"}; break;
+    case ParamType::geometry:
+      texts = {"1x1+0+0", "5x3", "7x4-2-1", "100000x3", "2x100000+0-7", "50%x25%", "100%+0+0", "30%x100%+0-0"};
+      break;
+    case ParamType::size: texts = {"1x1", "5x", "x7", "50%", "250%", "31x2", "31x2>", "40x40<", "50%x300%"}; break;
     case ParamType::odd_size: texts = {"1x1", "3x3", "1x31", "31x1"}; break;
     case ParamType::choice:
       for (int i = 0; i < p.choice_count; ++i) texts.push_back(p.choices[i]);

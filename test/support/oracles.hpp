@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "expr_math.hpp"
@@ -372,7 +373,11 @@ template <> struct Oracle<Grayscale> {
 // of the requested rectangle that lies in the image is kept.
 template <> struct Oracle<Crop> {
   static Image expected(const Image& in, const Crop::Params& p) {
-    const Geometry& g = p.region;
+    Geometry g = p.region;
+    if (g.width_percent > 0) {  // of each side, rounded half up, at least 1
+      g.width = std::max(1, static_cast<int>(std::floor(in.width * g.width_percent / 100 + 0.5)));
+      g.height = std::max(1, static_cast<int>(std::floor(in.height * g.height_percent / 100 + 0.5)));
+    }
     const long long left = g.offset ? g.x : (static_cast<long long>(in.width) - g.width) >> 1;  // floor
     const long long top = g.offset ? g.y : (static_cast<long long>(in.height) - g.height) >> 1;
     std::vector<int> xs, ys;
@@ -458,17 +463,23 @@ template <> struct Oracle<Resize> {
         }
     return out;
   }
+  // The README's sizes: a mark's box scales the image by W/width or
+  // H/height, whichever is smaller ('>', '<') or larger ('^'), where '>'
+  // finds it larger than the box in a side and '<' in none.
+  static std::pair<int, int> size(const SizeSpec& s, int iw, int ih) {
+    if (s.width_percent > 0) return {side(iw * s.width_percent / 100), side(ih * s.height_percent / 100)};
+    if (s.height == 0) return {s.width, side(double(s.width) * ih / iw)};
+    if (s.width == 0) return {side(double(s.height) * iw / ih), s.height};
+    if (s.fit == SizeFit::exact) return {s.width, s.height};
+    const bool larger = iw > s.width || ih > s.height;
+    if (s.fit == (larger ? SizeFit::enlarge_to_fit : SizeFit::shrink_to_fit)) return {iw, ih};
+    // W/iw <= H/ih, in integers.
+    const bool by_width = (std::int64_t{s.width} * ih <= std::int64_t{s.height} * iw) == (s.fit != SizeFit::fill);
+    return by_width ? std::pair<int, int>{s.width, side(double(s.width) * ih / iw)}
+                    : std::pair<int, int>{side(double(s.height) * iw / ih), s.height};
+  }
   static Image expected(const Image& in, const Resize::Params& p) {
-    const SizeSpec& s = p.size;
-    int w = s.width, h = s.height;
-    if (s.percent > 0) {
-      w = side(in.width * s.percent / 100);
-      h = side(in.height * s.percent / 100);
-    } else if (h == 0) {
-      h = side(double(w) * in.height / in.width);
-    } else if (w == 0) {
-      w = side(double(h) * in.width / in.height);
-    }
+    const auto [w, h] = size(p.size, in.width, in.height);
     if (w == in.width && h == in.height) return in;
     const ResizeFilter f = static_cast<ResizeFilter>(p.filter);
     const ResampleAxis ax = plan_axis(f, in.width, w), ay = plan_axis(f, in.height, h);
