@@ -2,6 +2,8 @@
 // The typed values an op's parameters take on the command line. Each type
 // is parsed and validated in one place (lib/param_text.cpp) and printed back
 // the same way, so -v shows what the stage record holds.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace gpuimg {
@@ -26,6 +28,10 @@ struct Geometry {
   bool offset;
   double width_percent, height_percent;
 };
+
+// A side in pixels from a percentage or a ratio of another: floor(v + 0.5),
+// at least 1 (--resize's sizes and --crop's percentages).
+inline double rounded_side(double v) { return std::max(1.0, std::floor(v + 0.5)); }
 
 // WxH, Wx or xH (the missing side 0), or N% or A%xB% (percentages of the
 // width and of the height, above 0, both sides 0; N% gives both N).

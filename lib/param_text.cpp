@@ -98,6 +98,19 @@ std::optional<Geometry> read_geometry(std::string_view text, const ParamSpec& sp
 
 constexpr double kMostResizePercent = 1e6;
 
+// ImageMagick's marks after WxH; '!' (exactly) is WxH alone, printed without it.
+struct FitMark {
+  char mark;
+  SizeFit fit;
+};
+constexpr FitMark kFitMarks[] = {
+    {'!', SizeFit::exact}, {'>', SizeFit::shrink_to_fit}, {'<', SizeFit::enlarge_to_fit}, {'^', SizeFit::fill}};
+const FitMark* fit_mark(char c) {
+  for (const FitMark& m : kFitMarks)
+    if (m.mark == c) return &m;
+  return nullptr;
+}
+
 std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) {
   if (!text.empty() && text.back() == '%') {
     const auto pct = read_percents(text, kMostResizePercent);
@@ -105,11 +118,8 @@ std::optional<SizeSpec> read_size(std::string_view text, const ParamSpec& spec) 
     return SizeSpec{0, 0, pct->first, pct->second, SizeFit::exact};
   }
   SizeFit fit = SizeFit::exact;
-  if (!text.empty() && (text.back() == '!' || text.back() == '>' || text.back() == '<' || text.back() == '^')) {
-    fit = text.back() == '>'   ? SizeFit::shrink_to_fit
-          : text.back() == '<' ? SizeFit::enlarge_to_fit
-          : text.back() == '^' ? SizeFit::fill
-                               : SizeFit::exact;
+  if (const FitMark* m = text.empty() ? nullptr : fit_mark(text.back())) {
+    fit = m->fit;
     text.remove_suffix(1);
     if (text.empty() || text.front() == 'x' || text.back() == 'x') return std::nullopt;  // both sides given
   }
@@ -289,11 +299,11 @@ std::string param_text(const ParamSpec& spec, const ParamValue& v) {
     case ParamType::size: {
       const SizeSpec& s = v.size;
       if (s.width_percent > 0) return percents_text(s.width_percent, s.height_percent);
-      return (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "") +
-             (s.fit == SizeFit::shrink_to_fit    ? ">"
-              : s.fit == SizeFit::enlarge_to_fit ? "<"
-              : s.fit == SizeFit::fill           ? "^"
-                                                 : "");
+      std::string t = (s.width ? std::to_string(s.width) : "") + "x" + (s.height ? std::to_string(s.height) : "");
+      if (s.fit != SizeFit::exact)
+        for (const FitMark& m : kFitMarks)
+          if (m.fit == s.fit) t += m.mark;
+      return t;
     }
     case ParamType::odd_size: return std::to_string(v.size.width) + "x" + std::to_string(v.size.height);
     case ParamType::choice: return spec.choices[v.choice];

@@ -1,7 +1,6 @@
 #pragma once
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -38,8 +37,9 @@ struct Crop {
   static Shape plan(Params& p, const Shape& in) {
     Geometry g = p.region;
     if (g.width_percent > 0) {
-      g.width = side(in.width * g.width_percent / 100);
-      g.height = side(in.height * g.height_percent / 100);
+      // At most the side, an int: the percentages are at most 100.
+      g.width = static_cast<std::int32_t>(rounded_side(in.width * g.width_percent / 100));
+      g.height = static_cast<std::int32_t>(rounded_side(in.height * g.height_percent / 100));
     }
     const std::int64_t x = g.offset ? g.x : floor_half(std::int64_t{in.width} - g.width);
     const std::int64_t y = g.offset ? g.y : floor_half(std::int64_t{in.height} - g.height);
@@ -57,8 +57,6 @@ struct Crop {
 
  private:
   static std::int64_t floor_half(std::int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
-  // floor(v + 0.5), at least 1; v is at most the side, an int.
-  static std::int32_t side(double v) { return static_cast<std::int32_t>(std::max(1.0, std::floor(v + 0.5))); }
 };
 
 }  // namespace gpuimg

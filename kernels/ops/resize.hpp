@@ -1,7 +1,6 @@
 #pragma once
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
 
 #include "op_spec.hpp"
@@ -62,12 +61,12 @@ struct Resize {
     }
     double w = s.width, h = s.height;
     if (s.width_percent > 0) {
-      w = side(in.width * s.width_percent / 100);
-      h = side(in.height * s.height_percent / 100);
+      w = rounded_side(in.width * s.width_percent / 100);
+      h = rounded_side(in.height * s.height_percent / 100);
     } else if (s.height == 0) {
-      h = side(double(s.width) * in.height / in.width);
+      h = rounded_side(double(s.width) * in.height / in.width);
     } else if (s.width == 0) {
-      w = side(double(s.height) * in.width / in.height);
+      w = rounded_side(double(s.height) * in.width / in.height);
     }
     // The tables index two entries an output sample in int.
     if (w > kMaxResizeSide || h > kMaxResizeSide) throw PlanError("the new size is past 2^30 - 1 pixels a side");
@@ -92,10 +91,6 @@ struct Resize {
   // Measured on the 2-core development machine at 1920x1080 RGB, per sample
   // read or written, whichever are more: nearest 0.7, lanczos3 up to 7.
   static CpuCost cpu_cost(const Params& p) { return p.filter == 0 ? CpuCost{1, 1} : CpuCost{8, 10}; }
-
- private:
-  // floor(v + 0.5), at least 1.
-  static double side(double v) { return std::max(1.0, std::floor(v + 0.5)); }
 };
 
 }  // namespace gpuimg
