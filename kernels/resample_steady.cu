@@ -67,11 +67,11 @@ template <int C, int N> struct StripRow {
   }
 };
 
-// What a launch makes: the steady rectangle of whole strips, columns x0 ..
-// x1 - 1 by rows y0 .. y1 - 1, in bands; and the frame, every other output.
+// What a launch makes: the steady rectangle of whole strips (steady_rect),
+// in bands; and the frame, every other output.
 struct SteadyLaunch {
-  int in_w, out_w, out_h;
-  int x0, x1, y0, y1;
+  int in_w, out_w;
+  SteadyRect r;
   int offset_x, offset_y;
   int band;         // output rows a thread makes
   int frame_rows;   // rows of blocks for the frame, the grid's first; the rest make the rectangle in bands
@@ -79,36 +79,41 @@ struct SteadyLaunch {
 };
 
 __device__ __forceinline__ void frame_pixel(const SteadyLaunch& l, long long p, int& x, int& y) {
-  const long long top = 1LL * l.y0 * l.out_w;
-  const int side = l.x0 + (l.out_w - l.x1);
-  const long long middle = 1LL * (l.y1 - l.y0) * side;
+  const SteadyRect& r = l.r;
+  const long long top = 1LL * r.y0 * l.out_w;
+  const int side = r.x0 + (l.out_w - r.x1);
+  const long long middle = 1LL * (r.y1 - r.y0) * side;
   if (p < top) {
     y = static_cast<int>(p / l.out_w), x = static_cast<int>(p - 1LL * y * l.out_w);
   } else if (p < top + middle) {
     const long long q = p - top;
-    const int r = static_cast<int>(q / side), i = static_cast<int>(q - 1LL * r * side);
-    y = l.y0 + r, x = i < l.x0 ? i : l.x1 + (i - l.x0);
+    const int row = static_cast<int>(q / side), i = static_cast<int>(q - 1LL * row * side);
+    y = r.y0 + row, x = i < r.x0 ? i : r.x1 + (i - r.x0);
   } else {
     const long long q = p - top - middle;
-    const int r = static_cast<int>(q / l.out_w);
-    y = l.y1 + r, x = static_cast<int>(q - 1LL * r * l.out_w);
+    const int row = static_cast<int>(q / l.out_w);
+    y = r.y1 + row, x = static_cast<int>(q - 1LL * row * l.out_w);
   }
 }
 
-// One output sample from the tables: resample_pixel's two passes, each rounded.
+// One output pixel from the tables: resample_pixel's horizontal sum of
+// each row its vertical run reads, rounded, then their vertical sum.
 template <int C>
-__device__ std::uint8_t table_sample(const std::uint8_t* src, int in_w, const ResampleTable& tx,
-                                     const ResampleTable& ty, int x, int y, int c) {
-  const int fx = tx.bounds[2 * x], nx = tx.bounds[2 * x + 1];
+__device__ void table_pixel(const std::uint8_t* src, int in_w, const ResampleTable& tx, const ResampleTable& ty,
+                            int x, int y, std::uint8_t* out) {
   const int fy = ty.bounds[2 * y], ny = ty.bounds[2 * y + 1];
-  std::int32_t vertical = std::int32_t{1} << (kResampleBits - 1);
+  std::int32_t vertical[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) vertical[c] = std::int32_t{1} << (kResampleBits - 1);
   for (int k = 0; k < ny; ++k) {
-    const std::uint8_t* row = src + (std::size_t(fy + k) * in_w + fx) * C + c;
-    std::int32_t horizontal = std::int32_t{1} << (kResampleBits - 1);
-    for (int m = 0; m < nx; ++m) horizontal += tx.weights[std::size_t(x) * tx.taps + m] * std::int32_t(row[m * C]);
-    vertical += ty.weights[std::size_t(y) * ty.taps + k] * std::int32_t(resample_round<std::uint8_t>(horizontal));
+    std::uint8_t h[C];
+    resample_pixel<std::uint8_t, C>(src + std::size_t(fy + k) * in_w * C, C, tx.bounds[2 * x], tx.bounds[2 * x + 1],
+                                    tx.weights + std::size_t(x) * tx.taps, false, false, h);
+#pragma unroll
+    for (int c = 0; c < C; ++c) vertical[c] += ty.weights[std::size_t(y) * ty.taps + k] * std::int32_t(h[c]);
   }
-  return resample_round<std::uint8_t>(vertical);
+#pragma unroll
+  for (int c = 0; c < C; ++c) out[c] = resample_round<std::uint8_t>(vertical[c]);
 }
 
 template <int C, int N>
@@ -120,14 +125,13 @@ __global__ void __launch_bounds__(kThreads)
     for (long long p = (1LL * blockIdx.y * gridDim.x + blockIdx.x) * kThreads + threadIdx.x; p < l.frame; p += stride) {
       int x, y;
       frame_pixel(l, p, x, y);
-#pragma unroll
-      for (int c = 0; c < C; ++c) dst[(std::size_t(y) * l.out_w + x) * C + c] = table_sample<C>(src, l.in_w, tx, ty, x, y, c);
+      table_pixel<C>(src, l.in_w, tx, ty, x, y, dst + (std::size_t(y) * l.out_w + x) * C);
     }
     return;
   }
-  const int xs = l.x0 + kSteadyStrip * (blockIdx.x * kThreads + threadIdx.x);
-  if (xs >= l.x1) return;
-  const int y0 = l.y0 + (blockIdx.y - l.frame_rows) * l.band, y1 = min(y0 + l.band, l.y1);
+  const int xs = l.r.x0 + kSteadyStrip * (blockIdx.x * kThreads + threadIdx.x);
+  if (xs >= l.r.x1) return;
+  const int y0 = l.r.y0 + (blockIdx.y - l.frame_rows) * l.band, y1 = min(y0 + l.band, l.r.y1);
   using Row = StripRow<C, N>;
   constexpr int S = kSteadyStrip * C;
   const std::size_t pitch = std::size_t(l.in_w) * C;  // a multiple of 4
@@ -185,7 +189,7 @@ template <int N> SteadyWeights<N> steady_weights(const ResampleTable& host, int 
 template <int C, int N>
 cudaError_t launch(const CudaStage& s, const ResampleTables& device, const ResampleTables& host, SteadyLaunch l) {
   const auto kernel = steady_kernel<C, N>;
-  const int blocks_x = ((l.x1 - l.x0) / kSteadyStrip + kThreads - 1) / kThreads;
+  const int blocks_x = ((l.r.x1 - l.r.x0) / kSteadyStrip + kThreads - 1) / kThreads;
   // Enough blocks for the frame's outputs, one a thread, up to kFrameRows
   // rows of them; first, so that they run beside the rectangle's.
   const long long per_row = 1LL * blocks_x * kThreads;
@@ -197,7 +201,7 @@ cudaError_t launch(const CudaStage& s, const ResampleTables& device, const Resam
   // 0.0540 in one wave; linear 0.0642 and 0.0666; 1920x1080 box 0.0155 and
   // 0.0114, linear 0.0171 and 0.0142); two waves were slower.
   // Longer where a taller image would pass the grid's rows.
-  const int rows = l.y1 - l.y0, bands_a_wave = std::max(1, slots / blocks_x);
+  const int rows = l.r.y1 - l.r.y0, bands_a_wave = std::max(1, slots / blocks_x);
   l.band = std::max({2, (rows + bands_a_wave - 1) / bands_a_wave, (rows + kMaxGridY - kFrameRows - 1) / (kMaxGridY - kFrameRows)});
   const int bands = (rows + l.band - 1) / l.band;
   kernel<<<dim3(blocks_x, l.frame_rows + bands), kThreads, 0, s.stream>>>(
@@ -217,12 +221,11 @@ cudaError_t launch_resample_steady(const CudaStage& s, const ResampleTables& dev
   if (s.in.bytes != 1 || !on_words(s.src) || !on_words(s.dst) ||
       !steady_halving_fits(host, C, s.in.width, s.out.width))
     return cudaSuccess;
-  const SteadyRect r = steady_rect(host);
   SteadyLaunch l{};
-  l.in_w = s.in.width, l.out_w = s.out.width, l.out_h = s.out.height;
-  l.x0 = r.x0, l.x1 = r.x1, l.y0 = r.y0, l.y1 = r.y1;
+  l.in_w = s.in.width, l.out_w = s.out.width;
+  l.r = steady_rect(host);
   l.offset_x = host.steady_x.offset, l.offset_y = host.steady_y.offset;
-  l.frame = 1LL * l.out_w * l.out_h - 1LL * (l.x1 - l.x0) * (l.y1 - l.y0);
+  l.frame = 1LL * l.out_w * s.out.height - 1LL * (l.r.x1 - l.r.x0) * (l.r.y1 - l.r.y0);
   ran = true;
   const int n = host.x.bounds[2 * host.steady_x.first + 1];
   if (C == 1) return n == 2 ? launch<1, 2>(s, device, host, l) : launch<1, 4>(s, device, host, l);
