@@ -16,7 +16,6 @@
 #include "byte_lanes.hpp"
 #include "cuda_launch.hpp"
 #include "resample_paths.hpp"
-#include "row_segments.cuh"
 
 namespace gpuimg {
 namespace {
@@ -43,57 +42,6 @@ __global__ void __launch_bounds__(kThreads)
     resample_pixel<T, C>(line, step, t.bounds[2 * i], t.bounds[2 * i + 1], t.weights + std::ptrdiff_t(i) * t.taps,
                          premultiply_in, unpremultiply_out, dst + p * C);
   }
-}
-
-template <class T, int C>
-__global__ void __launch_bounds__(kThreads)
-    nearest_kernel(const T* __restrict__ src, T* __restrict__ dst, int in_w, int out_w, int out_h, ResampleTable tx,
-                   ResampleTable ty) {
-  const long long pixels = 1LL * out_w * out_h;
-  for (long long p = blockIdx.x * 1LL * blockDim.x + threadIdx.x; p < pixels; p += 1LL * gridDim.x * blockDim.x) {
-    const int y = static_cast<int>(p / out_w), x = static_cast<int>(p - 1LL * y * out_w);
-    const T* from = src + (1LL * resample_nearest_index(ty, y) * in_w + resample_nearest_index(tx, x)) * C;
-#pragma unroll
-    for (int c = 0; c < C; ++c) dst[p * C + c] = from[c];
-  }
-}
-
-// Nearest as an op of the row-segment skeleton (row_segments.cuh): a
-// segment's run is the input pixels from its first output's source to its
-// last's (the indices ascend), and each output pixel is picked from the
-// staged run, a pixel a lane. A thread an output pixel, reading and writing
-// its samples one by one (nearest_kernel), took 0.76 ms to enlarge
-// 3840x2160 RGB to 15360x8640 on the H100, NPP 0.45. Where outputs step over
-// more than kNearestMaxStep input pixels, most of a run is never picked,
-// and nearest_kernel takes them.
-constexpr int kNearestMaxStep = 4;
-
-template <int PB> struct NearestRows {
-  ResampleTable tx, ty;
-  int in_w;
-
-  __device__ RowRun run(int y, int x0, int n_px) const {
-    const int first = resample_nearest_index(tx, x0);
-    return {static_cast<std::size_t>(resample_nearest_index(ty, y)) * in_w + first,
-            resample_nearest_index(tx, x0 + n_px - 1) - first + 1};
-  }
-  __device__ const unsigned char* place(const unsigned char* loaded, int shift, int x0, int n_px,
-                                        unsigned char* spare) const {
-    using U = typename PixelUnit<PB>::U;
-    const U* from = reinterpret_cast<const U*>(loaded + shift);
-    U* to = reinterpret_cast<U*>(spare);
-    const int first = resample_nearest_index(tx, x0);
-    for (int p = threadIdx.x % 32; p < n_px; p += 32) to[p] = from[resample_nearest_index(tx, x0 + p) - first];
-    return spare;
-  }
-};
-
-// The most input pixels between neighbouring outputs of a nearest table.
-int nearest_step(const ResampleTable& host, int out_len) {
-  int step = 1;
-  for (int i = 1; i < out_len; ++i)
-    step = std::max(step, resample_nearest_index(host, i) - resample_nearest_index(host, i - 1));
-  return step;
 }
 
 // The pass along x, a block a strip of kStrip output pixels over
@@ -245,20 +193,7 @@ cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int 
 }
 
 template <class T, int C> cudaError_t resample(const CudaStage& s, const ResampleTables& t) {
-  if (t.x_kept && t.y_kept)
-    return cudaMemcpyAsync(s.dst, s.src, s.in.byte_size(), cudaMemcpyDeviceToDevice, s.stream);
   const ResampleTables h = unpack_resample(s.host_data, s.host_data);
-  if (t.filter == ResizeFilter::nearest) {
-    // Segments as long as the staging buffers hold both the outputs and the
-    // run they pick from, at most (n - 1) * step + 1 pixels.
-    if (const int step = nearest_step(h.x, s.out.width); step <= kNearestMaxStep) {
-      constexpr int PB = C * sizeof(T), kRoomPx = kSegmentRoom / PB;
-      return launch_row_segments<PB>(s, std::min(kRoomPx, (kRoomPx - 1) / step + 1), NearestRows<PB>{t.x, t.y, s.in.width});
-    }
-    nearest_kernel<T, C><<<blocks_for(1LL * s.out.width * s.out.height), kThreads, 0, s.stream>>>(
-        static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.out.width, s.out.height, t.x, t.y);
-    return cudaGetLastError();
-  }
   if constexpr (sizeof(T) == 1) {
     bool ran = false;
     if (cudaError_t e = launch_resample_steady(s, t, h, ran); e != cudaSuccess || ran) return e;
@@ -286,6 +221,10 @@ cudaError_t launch_resample(const CudaStage& s) {
   if (!s.data || !s.host_data || s.in.channels != s.out.channels || s.in.bytes != s.out.bytes)
     return cudaErrorInvalidValue;
   const ResampleTables t = unpack_resample(s.host_data, s.data);
+  if (t.x_kept && t.y_kept)
+    return cudaMemcpyAsync(s.dst, s.src, s.in.byte_size(), cudaMemcpyDeviceToDevice, s.stream);
+  if (t.filter == ResizeFilter::nearest)
+    return launch_resample_nearest(s, t, unpack_resample(s.host_data, s.host_data));
   return s.in.bytes == 1 ? resample<std::uint8_t>(s, t) : resample<std::uint16_t>(s, t);
 }
 

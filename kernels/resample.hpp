@@ -188,8 +188,8 @@ struct ResampleTables {
 // words) by rows y0 .. y1 - 1, and whether it takes a resize of 8-bit
 // images of `channels` from in_width to out_width at all: gray or RGB,
 // rows of whole words, steady parts on both axes with runs of two or four
-// inputs (box, linear), a strip at least. (It also needs the buffers on
-// words, which the launch checks.)
+// inputs (box, linear) whose weights steady_lane_weights takes, a strip at
+// least. (It also needs the buffers on words, which the launch checks.)
 constexpr int kSteadyStrip = 4;
 struct SteadyRect {
   int x0, x1, y0, y1;
@@ -199,6 +199,22 @@ inline SteadyRect steady_rect(const ResampleTables& t) {
   const int strips = t.steady_x.end > x0 ? (t.steady_x.end - x0) / kSteadyStrip : 0;
   return {x0, x0 + kSteadyStrip * strips, t.steady_y.first, t.steady_y.end};
 }
+
+// The steady kernel sums two samples a word, in 16-bit lanes. It takes
+// weights that are multiples of 2^kSteadyLaneShift, none negative, adding up
+// to at most 2^22 (box halving's are 2^21, linear's 2^19 and 3 * 2^19): then
+// (2^21 + sum w v) >> 22, Pillow's sum, is (2^7 + sum (w >> 14) v) >> 8,
+// which lies in [0, 255] and stays under 2^16 on the way.
+constexpr int kSteadyLaneShift = 14;
+inline bool steady_lane_weights(const ResampleTable& t, int output) {
+  std::int64_t sum = 0;
+  for (int k = 0; k < t.bounds[2 * output + 1]; ++k) {
+    const std::int32_t w = t.weights[std::size_t(output) * t.taps + k];
+    if (w < 0 || w % (std::int32_t{1} << kSteadyLaneShift) != 0) return false;
+    sum += w;
+  }
+  return sum <= kResampleOne;
+}
 inline bool steady_halving_fits(const ResampleTables& t, int channels, int in_width, int out_width) {
   const ResampleSteady &sx = t.steady_x, &sy = t.steady_y;
   if ((channels != 1 && channels != 3) || sx.first == sx.end || sy.first == sy.end ||
@@ -206,7 +222,23 @@ inline bool steady_halving_fits(const ResampleTables& t, int channels, int in_wi
     return false;
   const int n = t.x.bounds[2 * sx.first + 1];
   const SteadyRect r = steady_rect(t);
-  return (n == 2 || n == 4) && t.y.bounds[2 * sy.first + 1] == n && r.x1 > r.x0;
+  return (n == 2 || n == 4) && t.y.bounds[2 * sy.first + 1] == n && r.x1 > r.x0 &&
+         steady_lane_weights(t.x, sx.first) && steady_lane_weights(t.y, sy.first);
+}
+
+// The GPU's nearest halving (resample_nearest.cu) takes a resize whose
+// output x is input 2 x + 1 on every row (Pillow's nearest halving an even
+// width; an odd one gives 2 x + 1 or 2 x, and never rows of whole vectors),
+// for pixels of `pixel_bytes`, from in_width to out_width: input rows of
+// whole 16-byte vectors and output rows of 8-byte ones. (It also needs the
+// buffers so aligned, which the launch checks.)
+inline bool nearest_halving_fits(const ResampleTables& t, int pixel_bytes, int in_width, int out_width) {
+  if (t.filter != ResizeFilter::nearest || (std::size_t(in_width) * pixel_bytes) % 16 != 0 ||
+      (std::size_t(out_width) * pixel_bytes) % 8 != 0)
+    return false;
+  for (int x = 0; x < out_width; ++x)
+    if (resample_nearest_index(t.x, x) != 2 * x + 1) return false;
+  return true;
 }
 
 // What lies between the two passes: the input's rows at the output's width.

@@ -23,6 +23,8 @@ namespace gpuimg {
 constexpr int kMmaTileTaps = 6;
 constexpr int kMaxTileChunks = 8;
 
+// Nearest (resample_nearest.cu), which has paths of its own.
+cudaError_t launch_resample_nearest(const CudaStage& s, const ResampleTables& device, const ResampleTables& host);
 // Halving with steady runs of two or four inputs (resample_steady.cu):
 // runs it if the image fits, setting `ran`; else leaves it false and
 // launches nothing.

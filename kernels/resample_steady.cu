@@ -13,11 +13,12 @@
 // Halving 7680x4320 RGB on the H100 in the tiles (resample_tiles.cu) took
 // 0.102 ms by linear and 0.091 by box, where the memory's limit is near
 // 0.045 and NPP's linear, which reads two taps, 0.058: the tiles spend 70%
-// of the issue slots staging, summing and storing. Here: linear 0.067,
-// box 0.054.
+// of the issue slots staging, summing and storing. Here: linear 0.058 to
+// 0.061 (NPP 0.058 to 0.059 in the same runs), box 0.051 to 0.053.
 #include <algorithm>
 #include <cstdint>
 
+#include "byte_lanes.hpp"
 #include "resample_paths.hpp"
 
 namespace gpuimg {
@@ -26,14 +27,20 @@ namespace {
 constexpr int kThreads = 128;  // threads a block, along the rows
 constexpr int kFrameRows = 64;  // the most rows of blocks for the frame
 
-// Byte b of words w, b known at compile time.
-template <int W> __device__ __forceinline__ std::uint32_t byte_of(const std::uint32_t (&w)[W], int b) {
-  return (w[b / 4] >> (8 * (b % 4))) & 0xffu;
-}
+// Sums run two samples a word, in 16-bit lanes (steady_lane_weights): a
+// pair word holds the samples of the strip's outputs j (low lane) and
+// j + 2 (high lane), one channel. Four output pixels of RGB are six pair
+// words. Sample by sample (a multiply-add a byte taken out of its word),
+// linear halving of 7680x4320 RGB took 0.066 ms on the H100; box, which
+// the memory holds back, took as long either way.
+constexpr std::uint32_t kLaneHalf = 0x00800080u;  // 2^7 in each lane: the rounding's half
 
 template <int N> struct SteadyWeights {
-  std::int32_t w[N];
+  std::int32_t w[N];  // the weights >> kSteadyLaneShift
 };
+
+// A lane word's sums back to samples: (sum + 2^7) >> 8 in each lane.
+__device__ __forceinline__ std::uint32_t lane_round(std::uint32_t sum) { return even_bytes(sum >> 8); }
 
 // The strip's input words of one row, from the word holding its first byte.
 template <int C, int N> struct StripRow {
@@ -47,25 +54,48 @@ template <int C, int N> struct StripRow {
     for (int k = 0; k < kWords; ++k) u[k] = k < needed ? __ldg(from + k) : 0u;
   }
 
-  // The horizontal pass's outputs: sample c of the strip's pixel j at byte
-  // C j + c of h, which holds them as C words (a row of the output's bytes).
-  __device__ __forceinline__ void sums(unsigned shift, const SteadyWeights<N>& w, std::uint32_t (&h)[C]) const {
+  // The horizontal pass's outputs as pair words, h[2 c + e] holding
+  // channel c of the strip's pixels e and e + 2. Their inputs are pixels
+  // 2 e + k and 2 e + k + 4 for tap k: pixel pair p of channel c is bytes
+  // C p + c and C p + c + 4 C of the aligned row, the same byte of words C
+  // apart, so one byte permute and a mask make it.
+  __device__ __forceinline__ void sums(unsigned shift, const SteadyWeights<N>& w, std::uint32_t (&h)[2 * C]) const {
     std::uint32_t a[kWords - 1];
 #pragma unroll
     for (int k = 0; k < kWords - 1; ++k) a[k] = __funnelshift_r(u[k], u[k + 1], shift);
 #pragma unroll
-    for (int i = 0; i < C; ++i) h[i] = 0;
+    for (int c = 0; c < C; ++c) {
+      std::uint32_t pair[N + 2];
 #pragma unroll
-    for (int j = 0; j < kSteadyStrip; ++j)
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        std::int32_t sum = std::int32_t{1} << (kResampleBits - 1);
-#pragma unroll
-        for (int k = 0; k < N; ++k) sum += w.w[k] * std::int32_t(byte_of(a, C * (2 * j + k) + c));
-        h[(C * j + c) / 4] |= std::uint32_t(resample_round<std::uint8_t>(sum)) << (8 * ((C * j + c) % 4));
+      for (int p = 0; p < N + 2; ++p) {
+        const int byte = C * p + c, b = byte % 4;  // bytes 1 and 3 of the permute are masked off
+        pair[p] = even_bytes(__byte_perm(a[byte / 4], a[byte / 4 + C], b | (4 + b) << 8));
       }
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        std::uint32_t sum = kLaneHalf;
+#pragma unroll
+        for (int k = 0; k < N; ++k) sum += std::uint32_t(w.w[k]) * pair[2 * e + k];
+        h[2 * c + e] = lane_round(sum);
+      }
+    }
   }
 };
+
+// The strip's output pixels, C words, from their samples as pair words.
+template <int C> __device__ __forceinline__ void pack_strip(const std::uint32_t (&o)[2 * C], std::uint32_t (&out)[C]) {
+  if constexpr (C == 1) {
+    out[0] = join_bytes(o[0], o[1]);  // pixels 0, 1, 2, 3
+  } else {
+    static_assert(C == 3);
+    const std::uint32_t x0 = join_bytes(o[0], o[2]);  // pixel 0 R G, pixel 2 R G
+    const std::uint32_t x1 = join_bytes(o[4], o[1]);  // 0 B, 1 R, 2 B, 3 R
+    const std::uint32_t x2 = join_bytes(o[3], o[5]);  // 1 G B, 3 G B
+    out[0] = __byte_perm(x0, x1, 0x5410);
+    out[1] = __byte_perm(x2, x0, 0x7610);
+    out[2] = __byte_perm(x1, x2, 0x7632);
+  }
+}
 
 // What a launch makes: the steady rectangle of whole strips (steady_rect),
 // in bands; and the frame, every other output.
@@ -133,7 +163,6 @@ __global__ void __launch_bounds__(kThreads)
   if (xs >= l.r.x1) return;
   const int y0 = l.r.y0 + (blockIdx.y - l.frame_rows) * l.band, y1 = min(y0 + l.band, l.r.y1);
   using Row = StripRow<C, N>;
-  constexpr int S = kSteadyStrip * C;
   const std::size_t pitch = std::size_t(l.in_w) * C;  // a multiple of 4
   const std::size_t first = std::size_t(2 * xs + l.offset_x) * C;
   const unsigned shift = 8 * (first % 4);
@@ -143,7 +172,7 @@ __global__ void __launch_bounds__(kThreads)
 
   // h[k]: the horizontal sums of input row 2 y + offset_y + k, the rows
   // output row y reads; each row down, the window moves two rows.
-  std::uint32_t h[N][C];
+  std::uint32_t h[N][2 * C];
   const int r0 = 2 * y0 + l.offset_y;
 #pragma unroll
   for (int k = 0; k < N - 2; ++k) {
@@ -162,27 +191,28 @@ __global__ void __launch_bounds__(kThreads)
       next[0].load(row_words(r + N - 2), needed);
       next[1].load(row_words(r + N - 1), needed);
     }
-    std::uint32_t out[C] = {};
+    std::uint32_t o[2 * C], out[C];
 #pragma unroll
-    for (int i = 0; i < S; ++i) {
-      std::int32_t sum = std::int32_t{1} << (kResampleBits - 1);
+    for (int i = 0; i < 2 * C; ++i) {
+      std::uint32_t sum = kLaneHalf;
 #pragma unroll
-      for (int k = 0; k < N; ++k) sum += wy.w[k] * std::int32_t(byte_of(h[k], i));
-      out[i / 4] |= std::uint32_t(resample_round<std::uint8_t>(sum)) << (8 * (i % 4));
+      for (int k = 0; k < N; ++k) sum += std::uint32_t(wy.w[k]) * h[k][i];
+      o[i] = lane_round(sum);
     }
+    pack_strip<C>(o, out);
     auto* to = reinterpret_cast<std::uint32_t*>(dst + (std::size_t(y) * l.out_w + xs) * C);
 #pragma unroll
     for (int w = 0; w < C; ++w) to[w] = out[w];
 #pragma unroll
     for (int k = 0; k < N - 2; ++k)
 #pragma unroll
-      for (int w = 0; w < C; ++w) h[k][w] = h[k + 2][w];
+      for (int i = 0; i < 2 * C; ++i) h[k][i] = h[k + 2][i];
   }
 }
 
 template <int N> SteadyWeights<N> steady_weights(const ResampleTable& host, int output) {
   SteadyWeights<N> w;
-  for (int k = 0; k < N; ++k) w.w[k] = host.weights[std::size_t(output) * host.taps + k];
+  for (int k = 0; k < N; ++k) w.w[k] = host.weights[std::size_t(output) * host.taps + k] >> kSteadyLaneShift;
   return w;
 }
 

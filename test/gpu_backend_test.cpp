@@ -428,6 +428,35 @@ TEST(GpuBackend, ResizeSteadyHalving) {
   for (int channels : {2, 4}) halve(40, 18, channels, Depth::U8, false);
 }
 
+// Halving along x by nearest (resample_nearest.cu): output x is input
+// 2 x + 1, eight output pixels a thread where rows are whole vectors
+// (nearest_halving_fits says which shapes below reach it, so a change to
+// its conditions cannot send them elsewhere unnoticed), and the columns
+// past whole groups a pixel a thread, which 2, 4, 6 and 8 bytes a pixel
+// leave at widths of 16 n + 8. Heights halved and kept. Widths the kernel
+// does not take (rows off the vectors) go to the row segments, and agree too.
+TEST(GpuBackend, ResizeNearestHalving) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 2400;
+  for (Depth d : {Depth::U8, Depth::U16})
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int w : {16, 40, 104, 1064})
+        for (int h : {1, 2, 7, 30}) {
+          const Image in = random_image(w, h, channels, d, seed++);
+          const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
+          const std::vector<std::int32_t> data = pack_resample(
+              {ResizeFilter::nearest, plan_axis(ResizeFilter::nearest, w, w / 2),
+               plan_axis(ResizeFilter::nearest, h, (h + 1) / 2)});
+          EXPECT_EQ(nearest_halving_fits(unpack_resample(data.data(), data.data()), pixel_bytes, w, w / 2),
+                    w * pixel_bytes % 16 == 0)
+              << shape(in);
+          for (const std::string& size : {std::string("50%"), std::to_string(w / 2) + "x" + std::to_string(h)}) {
+            SCOPED_TRACE(size + ":nearest of " + shape(in));
+            expect_backends_agree(in, {parse_stage("resize", {size + ":nearest"})});
+          }
+        }
+}
+
 // Rows that keep their axes move in segments of up to 2033 bytes (677 RGB
 // pixels), turned, for flop and rotate 180, three words of 4 RGB or 2
 // RGB 16-bit pixels a lane and the rest a pixel a lane: widths around the

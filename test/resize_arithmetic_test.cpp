@@ -333,8 +333,34 @@ TEST(ResizePlan, StageDataGivesTheSteadyPartOfAHalvedAxis) {
           if (f == ResizeFilter::linear && out >= 3) {
             EXPECT_TRUE(s.first == 1 && s.end == out - 1 && s.offset == -1 && a.bounds[2 * s.first + 1] == 4);
           }
+          // The steady kernel's 16-bit lanes take box's weights and linear's
+          // of four taps (2^21; 2^19 and 3 * 2^19), and every filter's two
+          // halves where one output is left; not linear's three-tap edges,
+          // which its steady part of two outputs is, nor cubic's or
+          // lanczos3's (negative lobes).
+          EXPECT_EQ(steady_lane_weights(x ? t.x : t.y, s.first),
+                    f == ResizeFilter::box || out == 1 || (f == ResizeFilter::linear && out >= 3));
         }
       }
+}
+
+// Nearest halving an even width maps output x to input 2 x + 1, which the
+// GPU's nearest halving kernel takes (nearest_halving_fits); no other
+// width does. At 8 bytes a pixel every even width is rows of whole vectors;
+// at 3 only multiples of 16.
+TEST(ResizePlan, NearestHalvesAtOddInputsExactlyWhereTheWidthHalves) {
+  for (int in = 1; in <= 300; ++in)
+    for (int out : {in / 2, (in + 1) / 2, in / 3 + 1}) {
+      if (out < 1) continue;
+      const std::vector<std::int32_t> data = pack_resample(
+          {ResizeFilter::nearest, plan_axis(ResizeFilter::nearest, in, out), plan_axis(ResizeFilter::nearest, 3, 2)});
+      const ResampleTables t = unpack_resample(data.data(), data.data());
+      EXPECT_EQ(nearest_halving_fits(t, 8, in, out), in == 2 * out) << in << "->" << out;
+      EXPECT_EQ(nearest_halving_fits(t, 3, in, out), in == 2 * out && in % 16 == 0) << in << "->" << out;
+    }
+  const std::vector<std::int32_t> box = pack_resample(
+      {ResizeFilter::box, plan_axis(ResizeFilter::box, 32, 16), plan_axis(ResizeFilter::box, 3, 2)});
+  EXPECT_FALSE(nearest_halving_fits(unpack_resample(box.data(), box.data()), 8, 32, 16));
 }
 
 TEST(ResizePlan, AnAxisThatKeepsItsSizeIsSkippedAndSizesUnderOneAreRefused) {
