@@ -1,9 +1,11 @@
 #pragma once
 // Samples in a 32-bit word, and four 8-bit samples taken apart into two
 // words of 16-bit lanes (samples 0 and 2, samples 1 and 3) so that integer
-// arithmetic on a word works on two samples at once. Lanes are kept within [0, 2^15), so
-// 32-bit adds, subtracts and multiplies by a small constant act on each
-// lane alone: no lane carries into or borrows from the other.
+// arithmetic on a word works on two samples at once. Lanes are kept within
+// [0, 2^15) where they are subtracted or read as signed, within [0, 2^16)
+// where they are only added and multiplied by small constants (the steady
+// halving's sums), so that each lane acts alone: no lane carries into or
+// borrows from the other.
 #include <cstdint>
 
 #include "pixel.hpp"

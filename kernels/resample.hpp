@@ -184,13 +184,17 @@ struct ResampleTables {
 
 // The GPU's steady halving (resample_steady.cu): the outputs its threads
 // make in strips of kSteadyStrip pixels, columns x0 .. x1 - 1 (whole
-// strips from a multiple of kSteadyStrip, so that each strip's row is whole
-// words) by rows y0 .. y1 - 1, and whether it takes a resize of 8-bit
+// strips from a multiple of kSteadyStrip, so that each strip's output is
+// whole words and its input starts at the same byte of an 8-byte vector
+// as every other's) by rows y0 .. y1 - 1, and whether it takes a resize of 8-bit
 // images of `channels` from in_width to out_width at all: gray or RGB,
-// rows of whole words, steady parts on both axes with runs of two or four
-// inputs (box, linear) whose weights steady_lane_weights takes, a strip at
-// least. (It also needs the buffers on words, which the launch checks.)
+// input rows of whole 8-byte vectors and output rows of whole words,
+// steady parts on both axes with runs of two or four inputs (box, linear)
+// whose weights steady_lane_weights takes, from 2 i along x (box) or
+// 2 i - 1 (linear; steady_offset), a strip at least. (It also needs the
+// buffers so aligned, which the launch checks.)
 constexpr int kSteadyStrip = 4;
+GPUIMG_HD constexpr int steady_offset(int taps) { return taps == 2 ? 0 : -1; }
 struct SteadyRect {
   int x0, x1, y0, y1;
 };
@@ -218,11 +222,11 @@ inline bool steady_lane_weights(const ResampleTable& t, int output) {
 inline bool steady_halving_fits(const ResampleTables& t, int channels, int in_width, int out_width) {
   const ResampleSteady &sx = t.steady_x, &sy = t.steady_y;
   if ((channels != 1 && channels != 3) || sx.first == sx.end || sy.first == sy.end ||
-      (std::size_t(in_width) * channels) % 4 != 0 || (std::size_t(out_width) * channels) % 4 != 0)
+      (std::size_t(in_width) * channels) % 8 != 0 || (std::size_t(out_width) * channels) % 4 != 0)
     return false;
   const int n = t.x.bounds[2 * sx.first + 1];
   const SteadyRect r = steady_rect(t);
-  return (n == 2 || n == 4) && t.y.bounds[2 * sy.first + 1] == n && r.x1 > r.x0 &&
+  return (n == 2 || n == 4) && t.y.bounds[2 * sy.first + 1] == n && sx.offset == steady_offset(n) && r.x1 > r.x0 &&
          steady_lane_weights(t.x, sx.first) && steady_lane_weights(t.y, sy.first);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The one-kernel paths of --resize, which resample.cu takes before its two
-// passes where they fit: 8-bit images without alpha (one or three
-// channels), both axes changing size, a filter with weights (not nearest).
+// The paths of --resize outside resample.cu. Nearest has its own
+// (resample_nearest.cu). The rest are one-kernel paths, which resample.cu
+// takes before its two passes where they fit: 8-bit images without alpha
+// (one or three channels), both axes changing size, a filter with weights.
 // Halving by box or linear takes a kernel of its own (resample_steady.cu).
 // Runs of at least kMmaTileTaps inputs go to the tensor cores
 // (resample_tiles_mma.cu) where eight outputs read at most kMaxTileChunks

@@ -4,11 +4,11 @@
 // reads inputs 2 i + offset onwards with the same weights (ResampleSteady,
 // planned on the host), so a thread can keep them in registers and make a
 // strip of four output pixels down a band of rows, reading each input row
-// of the strip once as words straight from global memory, its horizontal
-// sums for the last rows the vertical pass reads kept in registers. The
-// outputs around the steady rectangle (an edge row or column or two, and
-// the columns left over from whole strips) are made one by one from the
-// tables, by the launch's first rows of blocks.
+// of the strip once as 8-byte vectors straight from global memory, its
+// horizontal sums for the last rows the vertical pass reads kept in
+// registers. The outputs around the steady rectangle (an edge row or column
+// or two, and the columns left over from whole strips) are made one by one
+// from the tables, by the launch's first rows of blocks.
 //
 // Halving 7680x4320 RGB on the H100 in the tiles (resample_tiles.cu) took
 // 0.102 ms by linear and 0.091 by box, where the memory's limit is near
@@ -42,34 +42,37 @@ template <int N> struct SteadyWeights {
 // A lane word's sums back to samples: (sum + 2^7) >> 8 in each lane.
 __device__ __forceinline__ std::uint32_t lane_round(std::uint32_t sum) { return even_bytes(sum >> 8); }
 
-// The strip's input words of one row, from the word holding its first byte.
+// The strip's inputs of one row, as 8-byte vectors from the one holding
+// its first byte. A strip's first output pixel is a multiple of four, so
+// its first input, pixel 2 xs + offset (steady_offset), starts kSkip bytes
+// into a vector, the same for every strip.
 template <int C, int N> struct StripRow {
+  static constexpr int kSkip = steady_offset(N) == 0 ? 0 : 8 - C;
   static constexpr int kBytes = C * (2 * (kSteadyStrip - 1) + N);
-  static constexpr int kWords = (kBytes + 3) / 4 + 1;  // the first byte may lie anywhere in its word
-  std::uint32_t u[kWords];
+  static constexpr int kVectors = (kSkip + kBytes + 7) / 8;
+  std::uint32_t u[2 * kVectors];
 
-  // `needed` of the words are the strip's; the rest may lie past the image.
-  __device__ __forceinline__ void load(const std::uint32_t* from, int needed) {
+  __device__ __forceinline__ void load(const uint2* from) {
 #pragma unroll
-    for (int k = 0; k < kWords; ++k) u[k] = k < needed ? __ldg(from + k) : 0u;
+    for (int v = 0; v < kVectors; ++v) {
+      const uint2 q = __ldg(from + v);
+      u[2 * v] = q.x, u[2 * v + 1] = q.y;
+    }
   }
 
   // The horizontal pass's outputs as pair words, h[2 c + e] holding
   // channel c of the strip's pixels e and e + 2. Their inputs are pixels
   // 2 e + k and 2 e + k + 4 for tap k: pixel pair p of channel c is bytes
-  // C p + c and C p + c + 4 C of the aligned row, the same byte of words C
-  // apart, so one byte permute and a mask make it.
-  __device__ __forceinline__ void sums(unsigned shift, const SteadyWeights<N>& w, std::uint32_t (&h)[2 * C]) const {
-    std::uint32_t a[kWords - 1];
-#pragma unroll
-    for (int k = 0; k < kWords - 1; ++k) a[k] = __funnelshift_r(u[k], u[k + 1], shift);
+  // C p + c and C p + c + 4 C of the strip's inputs, the same byte of words
+  // C apart, so one byte permute and a mask make it.
+  __device__ __forceinline__ void sums(const SteadyWeights<N>& w, std::uint32_t (&h)[2 * C]) const {
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       std::uint32_t pair[N + 2];
 #pragma unroll
       for (int p = 0; p < N + 2; ++p) {
-        const int byte = C * p + c, b = byte % 4;  // bytes 1 and 3 of the permute are masked off
-        pair[p] = even_bytes(__byte_perm(a[byte / 4], a[byte / 4 + C], b | (4 + b) << 8));
+        const int byte = kSkip + C * p + c, b = byte % 4;  // bytes 1 and 3 of the permute are masked off
+        pair[p] = even_bytes(__byte_perm(u[byte / 4], u[byte / 4 + C], b | (4 + b) << 8));
       }
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
@@ -102,7 +105,7 @@ template <int C> __device__ __forceinline__ void pack_strip(const std::uint32_t 
 struct SteadyLaunch {
   int in_w, out_w;
   SteadyRect r;
-  int offset_x, offset_y;
+  int offset_y;
   int band;         // output rows a thread makes
   int frame_rows;   // rows of blocks for the frame, the grid's first; the rest make the rectangle in bands
   long long frame;  // output pixels outside the rectangle
@@ -163,12 +166,12 @@ __global__ void __launch_bounds__(kThreads)
   if (xs >= l.r.x1) return;
   const int y0 = l.r.y0 + (blockIdx.y - l.frame_rows) * l.band, y1 = min(y0 + l.band, l.r.y1);
   using Row = StripRow<C, N>;
-  const std::size_t pitch = std::size_t(l.in_w) * C;  // a multiple of 4
-  const std::size_t first = std::size_t(2 * xs + l.offset_x) * C;
-  const unsigned shift = 8 * (first % 4);
-  const int needed = static_cast<int>((first + Row::kBytes - 1) / 4 - first / 4 + 1);
-  const auto* words = reinterpret_cast<const std::uint32_t*>(src) + first / 4;
-  const auto row_words = [&](int r) { return words + std::size_t(r) * (pitch / 4); };
+  // Rows of whole vectors: the last vector holding a strip's input ends
+  // within its row.
+  const std::size_t pitch = std::size_t(l.in_w) * C / 8;
+  const auto* vectors =
+      reinterpret_cast<const uint2*>(src) + (std::size_t(2 * xs + steady_offset(N)) * C - Row::kSkip) / 8;
+  const auto row_vectors = [&](int r) { return vectors + std::size_t(r) * pitch; };
 
   // h[k]: the horizontal sums of input row 2 y + offset_y + k, the rows
   // output row y reads; each row down, the window moves two rows.
@@ -177,19 +180,19 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int k = 0; k < N - 2; ++k) {
     Row row;
-    row.load(row_words(r0 + k), needed);
-    row.sums(shift, wx, h[k]);
+    row.load(row_vectors(r0 + k));
+    row.sums(wx, h[k]);
   }
   Row next[2];
-  next[0].load(row_words(r0 + N - 2), needed);
-  next[1].load(row_words(r0 + N - 1), needed);
+  next[0].load(row_vectors(r0 + N - 2));
+  next[1].load(row_vectors(r0 + N - 1));
   for (int y = y0; y < y1; ++y) {
-    next[0].sums(shift, wx, h[N - 2]);
-    next[1].sums(shift, wx, h[N - 1]);
+    next[0].sums(wx, h[N - 2]);
+    next[1].sums(wx, h[N - 1]);
     if (y + 1 < y1) {  // the next output row's input rows in flight while this one is summed and stored
       const int r = 2 * (y + 1) + l.offset_y;
-      next[0].load(row_words(r + N - 2), needed);
-      next[1].load(row_words(r + N - 1), needed);
+      next[0].load(row_vectors(r + N - 2));
+      next[1].load(row_vectors(r + N - 1));
     }
     std::uint32_t o[2 * C], out[C];
 #pragma unroll
@@ -247,14 +250,14 @@ cudaError_t launch_resample_steady(const CudaStage& s, const ResampleTables& dev
                                    bool& ran) {
   ran = false;
   const int C = s.in.channels;
-  const auto on_words = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; };
-  if (s.in.bytes != 1 || !on_words(s.src) || !on_words(s.dst) ||
+  const auto on = [](const void* p, unsigned bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
+  if (s.in.bytes != 1 || !on(s.src, 8) || !on(s.dst, 4) ||
       !steady_halving_fits(host, C, s.in.width, s.out.width))
     return cudaSuccess;
   SteadyLaunch l{};
   l.in_w = s.in.width, l.out_w = s.out.width;
   l.r = steady_rect(host);
-  l.offset_x = host.steady_x.offset, l.offset_y = host.steady_y.offset;
+  l.offset_y = host.steady_y.offset;
   l.frame = 1LL * l.out_w * s.out.height - 1LL * (l.r.x1 - l.r.x0) * (l.r.y1 - l.r.y0);
   ran = true;
   const int n = host.x.bounds[2 * host.steady_x.first + 1];

@@ -340,8 +340,8 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // --resize's kernels of tiles, 8-bit gray and RGB with both axes changing:
 // 64 output columns a tile and 8 to 128 rows, so sides around those; runs
 // of up to 5 taps by dp4a (resample_tiles.cu) in one or two groups of four
-// (enlarging, and halving by box and linear where rows are not whole words,
-// which the steady kernel leaves to them), their weights' high bytes alone
+// (enlarging, and halving by box and linear where input rows are not whole
+// 8-byte vectors, which the steady kernel leaves to them), their weights' high bytes alone
 // where every weight is a multiple of 2^16 (box halving 66 to 33; not 63
 // or 129 to 32 or 65); longer ones on the tensor cores
 // (resample_tiles_mma.cu), eight outputs reading one to eight chunks of 32
@@ -396,8 +396,8 @@ TEST(GpuBackend, ResizeTilesFullHd) {
 // columns and the columns past whole strips. Bands as one wave of blocks
 // makes them: two rows at these sizes, many in the tall ones (24x40000),
 // whose frame's threads also take several outputs each. Shapes it does not
-// take (rows not of whole words, a steady part too narrow for a strip,
-// alpha, 16 bits) go elsewhere, and agree too.
+// take (input rows not of whole 8-byte vectors, 1036 wide, a steady part
+// too narrow for a strip, alpha, 16 bits) go elsewhere, and agree too.
 TEST(GpuBackend, ResizeSteadyHalving) {
   GPUIMG_REQUIRE_GPU();
   const auto fits = [](const Image& in, ResizeFilter f) {
@@ -421,7 +421,7 @@ TEST(GpuBackend, ResizeSteadyHalving) {
     for (auto [w, h] : {std::pair{8, 2}, std::pair{24, 6}, std::pair{40, 18}, std::pair{264, 34},
                         std::pair{1040, 20}, std::pair{2056, 50}, std::pair{24, 40000}})
       halve(w, h, channels, Depth::U8, true);
-    for (auto [w, h] : {std::pair{2, 2}, std::pair{12, 6}, std::pair{18, 18}, std::pair{34, 36}})
+    for (auto [w, h] : {std::pair{2, 2}, std::pair{12, 6}, std::pair{18, 18}, std::pair{34, 36}, std::pair{1036, 20}})
       halve(w, h, channels, Depth::U8, false);
     halve(40, 18, channels, Depth::U16, false);
   }
@@ -433,14 +433,16 @@ TEST(GpuBackend, ResizeSteadyHalving) {
 // (nearest_halving_fits says which shapes below reach it, so a change to
 // its conditions cannot send them elsewhere unnoticed), and the columns
 // past whole groups a pixel a thread, which 2, 4, 6 and 8 bytes a pixel
-// leave at widths of 16 n + 8. Heights halved and kept. Widths the kernel
-// does not take (rows off the vectors) go to the row segments, and agree too.
+// leave at widths of 16 n + 8 (four columns), and 8 bytes at 18, 22 and
+// 30 (one, three and seven); many groups a row at 1056 and 1064. Heights
+// halved and kept. Widths the kernel does not take (rows off the vectors)
+// go to the row segments, and agree too.
 TEST(GpuBackend, ResizeNearestHalving) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 2400;
   for (Depth d : {Depth::U8, Depth::U16})
     for (int channels = 1; channels <= 4; ++channels)
-      for (int w : {16, 40, 104, 1064})
+      for (int w : {16, 18, 22, 30, 40, 104, 1056, 1064})
         for (int h : {1, 2, 7, 30}) {
           const Image in = random_image(w, h, channels, d, seed++);
           const int pixel_bytes = channels * (d == Depth::U8 ? 1 : 2);
