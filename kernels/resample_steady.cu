@@ -13,8 +13,8 @@
 // Halving 7680x4320 RGB on the H100 in the tiles (resample_tiles.cu) took
 // 0.102 ms by linear and 0.091 by box, where the memory's limit is near
 // 0.045 and NPP's linear, which reads two taps, 0.058: the tiles spend 70%
-// of the issue slots staging, summing and storing. Here: linear 0.058 to
-// 0.061 (NPP 0.058 to 0.059 in the same runs), box 0.051 to 0.053.
+// of the issue slots staging, summing and storing. Here: linear 0.0578
+// (NPP 0.0592 in the same run), box 0.0508.
 #include <algorithm>
 #include <cstdint>
 
