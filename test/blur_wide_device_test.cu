@@ -32,7 +32,8 @@ void expect_launch_matches_cpu(Launcher launch, const Image& in, int radius) {
   const Shape shape{in.width, in.height, in.channels, 1};
   DeviceBuffer scratch(Blur::scratch_bytes({radius}, shape), "the scratch");
   ASSERT_EQ(cudaMemcpy(src.get(), in.data.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  const CudaStage stage{src.get(), dst.get(), shape, shape, scratch.get(), nullptr, nullptr};
+  CudaStage stage{};
+  stage.src = src.get(), stage.dst = dst.get(), stage.in = stage.out = shape, stage.scratch = scratch.get();
   ASSERT_EQ(launch(stage, radius), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(gpu.data.data(), dst.get(), bytes, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_TRUE(same_samples(cpu, gpu)) << "blur kernel vs CPU backend";
@@ -84,7 +85,8 @@ TEST(GpuBlurStrips, MatchesCpuAtStripEdges) {
 
 TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
   const Shape shape{64, 64, 3, 1};
-  const CudaStage rgb8{nullptr, nullptr, shape, shape, nullptr, nullptr, nullptr, nullptr, nullptr};
+  CudaStage rgb8{};
+  rgb8.in = rgb8.out = shape;
   CudaStage rgb16 = rgb8, odd_row = rgb8;
   rgb16.in.bytes = rgb16.out.bytes = 2;
   odd_row.in.width = odd_row.out.width = 63;
@@ -98,7 +100,8 @@ TEST(GpuBlurStrips, RefusesWhatItDoesNotTake) {
 
 TEST(GpuBlurWide, RefusesWhatItDoesNotTake) {
   const Shape shape{64, 64, 3, 1};
-  const CudaStage rgb8{nullptr, nullptr, shape, shape, nullptr, nullptr, nullptr, nullptr, nullptr};
+  CudaStage rgb8{};
+  rgb8.in = rgb8.out = shape;
   CudaStage rgb16 = rgb8;
   rgb16.in.bytes = rgb16.out.bytes = 2;
   EXPECT_EQ(launch_wide_blur(rgb8, Blur::kMaxFusedRadius), cudaErrorInvalidValue);

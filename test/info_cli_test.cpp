@@ -212,7 +212,9 @@ TEST(InfoCli, JsonHoldsAnyPathsBytes) {
     EXPECT_EQ(bytes_of_printable(doc.items[i]["path"].string), files[i]);
     const bool missing = i + 1 == files.size();
     EXPECT_EQ(doc.items[i]["error"].kind, missing ? Json::Kind::string : Json::Kind::null);
-    if (!missing) EXPECT_EQ(doc.items[i]["width"].number, 1);
+    if (!missing) {
+      EXPECT_EQ(doc.items[i]["width"].number, 1);
+    }
   }
   EXPECT_EQ(doc.items.back()["error"].string, "no such file");
 }

@@ -188,7 +188,9 @@ TEST(CliStages, ResizeMarksAndPercentagesOfEachSide) {
     const Image out = read_image(tmp.file("out.png"));
     EXPECT_EQ(out.width, width);
     EXPECT_EQ(out.height, height);
-    if (width == in.width && height == in.height) EXPECT_TRUE(same_samples(in, out));
+    if (width == in.width && height == in.height) {
+      EXPECT_TRUE(same_samples(in, out));
+    }
   }
 }
 
