@@ -220,19 +220,7 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
   if (dynamic_cast<const CLI::RequiredError*>(&e) && !subcommand.empty()) {
     if (const std::optional<std::string> missing = missing_words(app, argc, argv)) return subcommand + ": " + *missing;
   }
-  const std::string what = e.what();
-  // CLI11's "--resize: 1 required SIZE[:FILTER] missing".
-  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
-    const std::string_view required = ": 1 required ", missing = " missing";
-    const auto at = what.find(required);
-    if (at != std::string::npos && what.size() >= at + required.size() + missing.size() &&
-        what.compare(what.size() - missing.size(), missing.size(), missing) == 0)
-      return what.substr(0, at) + ": missing its value, " +
-             what.substr(at + required.size(), what.size() - missing.size() - at - required.size());
-  }
-  const auto override_at = what.find(" was given a disallowed flag override");
-  if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
-  return what;
+  return parse_error_text(e);
 }
 
 // The processing command's usage lines are in its description, in words

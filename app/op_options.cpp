@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 
 #include "error.hpp"
 #include "near_miss.hpp"
@@ -99,6 +100,21 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops) {
   return pipeline;
 }
 
+std::string parse_error_text(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    const std::string_view required = ": 1 required ", missing = " missing";
+    const auto at = what.find(required);
+    if (at != std::string::npos && what.size() >= at + required.size() + missing.size() &&
+        what.compare(what.size() - missing.size(), missing.size(), missing) == 0)
+      return what.substr(0, at) + ": missing its value, " +
+             what.substr(at + required.size(), what.size() - missing.size() - at - required.size());
+  }
+  const auto override_at = what.find(" was given a disallowed flag override");
+  if (override_at != std::string::npos) return "--" + what.substr(0, override_at) + " takes no value";
+  return what;
+}
+
 Pipeline parse_pipeline(const std::vector<std::string>& words, const std::function<void(CLI::App&)>& add_options) {
   CLI::App app;
   app.set_help_flag();
@@ -124,7 +140,7 @@ Pipeline parse_pipeline(const std::vector<std::string>& words, const std::functi
       }
     throw UsageError("not an operation or its value: " + named);
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what());
+    throw UsageError(parse_error_text(e));
   }
   return pipeline_in_order(app, ops);
 }

@@ -28,6 +28,12 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);
 Pipeline parse_pipeline(const std::vector<std::string>& words,
                         const std::function<void(CLI::App&)>& add_options = {});
 
+// CLI11's message for `e`, in gpuimg's words where CLI11's are unclear:
+// "--resize: 1 required SIZE[:FILTER] missing" becomes "--resize: missing
+// its value, SIZE[:FILTER]", and a flag given a value "--verbose takes no
+// value". The command line and a manifest's ARGS say the same.
+std::string parse_error_text(const CLI::ParseError& e);
+
 // The options of the innermost subcommand parsed (`app` itself when none),
 // as typed ("--max-diff"), for a did-you-mean: a slip in `compare` is not
 // answered with an operation's flag.

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codec.hpp"
@@ -83,20 +84,26 @@ TEST(GoldenDepth, UpdateWritesAndCheckComparesAtTheCasesDepth) {
   EXPECT_NE(r.out.find("depth 16-bit vs 8-bit"), std::string::npos) << r.out;
 }
 
+// A bad or missing value is the line's error, in the command line's words.
 TEST(GoldenDepth, ABadDepthIsTheLinesError) {
   TempDir tmp;
   fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
   const std::string manifest = tmp.file("cases.txt");
-  std::ofstream(manifest) << "ok  | gray.png | --invert\n"
-                             "odd | gray.png | --invert --depth 12\n";
-  for (const char* command : {"check", "update"}) {
-    SCOPED_TRACE(command);
-    const RunResult r = run_binary({"golden", command, manifest, "--device", "cpu"});
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "gpuimg: " + manifest + ":2: --depth: must be 8 or 16 (bits a sample), got '12'\n");
-    EXPECT_FALSE(fs::exists(tmp / "ok.png"));
-    EXPECT_FALSE(fs::exists(tmp / "odd.png"));
+  for (const auto& [args, message] :
+       {std::pair<std::string, std::string>{"--invert --depth 12", "--depth: must be 8 or 16 (bits a sample), got '12'"},
+        {"--invert --depth", "--depth: missing its value, 8|16"},
+        {"--resize", "--resize: missing its value, SIZE[:FILTER]"}}) {
+    std::ofstream(manifest) << "ok  | gray.png | --invert\n"
+                               "odd | gray.png | " + args + "\n";
+    for (const char* command : {"check", "update"}) {
+      SCOPED_TRACE(std::string(command) + " " + args);
+      const RunResult r = run_binary({"golden", command, manifest, "--device", "cpu"});
+      EXPECT_EQ(r.status, 2);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(r.err, "gpuimg: " + manifest + ":2: " + message + "\n");
+      EXPECT_FALSE(fs::exists(tmp / "ok.png"));
+      EXPECT_FALSE(fs::exists(tmp / "odd.png"));
+    }
   }
 }
 
