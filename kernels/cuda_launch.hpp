@@ -35,6 +35,12 @@ struct CudaStage {
 // The most blocks a grid may have along y.
 constexpr int kMaxGridY = 65535;
 
+// Blocks of `threads` for a grid-stride loop over `items`: one item a
+// thread, up to 2^20 blocks, past which the threads loop.
+inline int grid_stride_blocks(long long items, int threads) {
+  return static_cast<int>(std::clamp<long long>((items + threads - 1) / threads, 1, 1 << 20));
+}
+
 // The current device's SMs.
 inline cudaError_t current_sms(int& sms) {
   int device = 0;

@@ -22,10 +22,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-int blocks_for(long long items) {
-  return static_cast<int>(std::clamp<long long>((items + kThreads - 1) / kThreads, 1, 1 << 20));
-}
-
 // src is width x height pixels; the pass writes its side along the axis as
 // out_len.
 template <class T, int C>
@@ -187,8 +183,8 @@ cudaError_t pass(const CudaStage& s, const void* src, void* dst, int width, int 
     return cudaGetLastError();
   }
   const long long pixels = 1LL * (along_x ? out_len : width) * (along_x ? height : out_len);
-  pass_kernel<T, C><<<blocks_for(pixels), kThreads, 0, s.stream>>>(static_cast<const T*>(src), static_cast<T*>(dst),
-                                                                    width, height, along_x, t, out_len, pre, unpre);
+  pass_kernel<T, C><<<grid_stride_blocks(pixels, kThreads), kThreads, 0, s.stream>>>(
+      static_cast<const T*>(src), static_cast<T*>(dst), width, height, along_x, t, out_len, pre, unpre);
   return cudaGetLastError();
 }
 

@@ -15,10 +15,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-int blocks_for(long long items) {
-  return static_cast<int>(std::clamp<long long>((items + kThreads - 1) / kThreads, 1, 1 << 20));
-}
-
 template <class T, int C>
 __global__ void __launch_bounds__(kThreads)
     nearest_kernel(const T* __restrict__ src, T* __restrict__ dst, int in_w, int out_w, int out_h, ResampleTable tx,
@@ -83,7 +79,7 @@ __global__ void __launch_bounds__(kThreads)
 
 template <int PB> cudaError_t launch_halving(const CudaStage& s, const ResampleTable& ty) {
   const long long items = 1LL * (s.out.width / kHalvingGroup + s.out.width % kHalvingGroup) * s.out.height;
-  nearest_halving_kernel<PB><<<blocks_for(items), kThreads, 0, s.stream>>>(
+  nearest_halving_kernel<PB><<<grid_stride_blocks(items, kThreads), kThreads, 0, s.stream>>>(
       static_cast<const unsigned char*>(s.src), static_cast<unsigned char*>(s.dst), s.in.width, s.out.width,
       s.out.height, ty);
   return cudaGetLastError();
@@ -138,7 +134,8 @@ template <class T, int C> cudaError_t nearest(const CudaStage& s, const Resample
     constexpr int kRoomPx = kSegmentRoom / PB;
     return launch_row_segments<PB>(s, std::min(kRoomPx, (kRoomPx - 1) / step + 1), NearestRows<PB>{t.x, t.y, s.in.width});
   }
-  nearest_kernel<T, C><<<blocks_for(1LL * s.out.width * s.out.height), kThreads, 0, s.stream>>>(
+  const long long pixels = 1LL * s.out.width * s.out.height;
+  nearest_kernel<T, C><<<grid_stride_blocks(pixels, kThreads), kThreads, 0, s.stream>>>(
       static_cast<const T*>(s.src), static_cast<T*>(s.dst), s.in.width, s.out.width, s.out.height, t.x, t.y);
   return cudaGetLastError();
 }
