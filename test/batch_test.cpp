@@ -272,6 +272,17 @@ TEST(BatchPlan, OutputPathsStayInsideTheFolder) {
   }
 }
 
+// An output keeps its input's extension as typed, case and all; one that
+// gpuimg cannot write becomes .png, and --format names the extension.
+TEST(BatchPlan, OutputsKeepTheExtensionAsTyped) {
+  EXPECT_EQ(named_file_output("in/IMG_1.JPG", "out", ""), "out/IMG_1.JPG");
+  EXPECT_EQ(named_file_output("in/b.Png", "out", ""), "out/b.Png");
+  EXPECT_EQ(named_file_output("in/c.jpeg", "out", ""), "out/c.jpeg");
+  EXPECT_EQ(named_file_output("in/d.PSD", "out", ""), "out/d.png");
+  EXPECT_EQ(named_file_output("in/e.GIF", "out", ""), "out/e.png");
+  EXPECT_EQ(named_file_output("in/f.JPG", "out", "webp"), "out/f.webp");
+}
+
 TEST(BatchPlan, ShardsPartitionTheSortedList) {
   std::vector<BatchItem> items;
   for (int i = 0; i < 10; ++i) items.push_back({std::to_string(i), "", ""});

@@ -67,10 +67,12 @@ std::string file_name(const std::string& path) {
   return (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
 }
 
+// The input's extension as typed where gpuimg writes that format (so a
+// script that gave IMG_1.JPG finds out/IMG_1.JPG), else png.
 std::string output_extension(const std::string& input, const std::string& format) {
   if (!format.empty()) return format;
   const std::string ext = lower_extension(input);
-  return contains(writable_extensions(), ext) ? ext : "png";
+  return contains(writable_extensions(), ext) ? input.substr(input.size() - ext.size()) : "png";
 }
 
 }  // namespace
