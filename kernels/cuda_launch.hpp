@@ -35,6 +35,9 @@ struct CudaStage {
 // The most blocks a grid may have along y.
 constexpr int kMaxGridY = 65535;
 
+// Whether a launch path's vector loads or stores of `bytes` may start at p.
+inline bool aligned_to(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
+
 // Blocks of `threads` for a grid-stride loop over `items`: one item a
 // thread, up to 2^20 blocks, past which the threads loop.
 inline int grid_stride_blocks(long long items, int threads) {

@@ -125,8 +125,7 @@ int nearest_step(const ResampleTable& host, int out_len) {
 
 template <class T, int C> cudaError_t nearest(const CudaStage& s, const ResampleTables& t, const ResampleTables& h) {
   constexpr int PB = C * sizeof(T);
-  const auto on = [](const void* p, unsigned bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
-  if (nearest_halving_fits(h, PB, s.in.width, s.out.width) && on(s.src, 16) && on(s.dst, 8))
+  if (nearest_halving_fits(h, PB, s.in.width, s.out.width) && aligned_to(s.src, 16) && aligned_to(s.dst, 8))
     return launch_halving<PB>(s, t.y);
   // Segments as long as the staging buffers hold both the outputs and the
   // run they pick from, at most (n - 1) * step + 1 pixels.

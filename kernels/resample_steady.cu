@@ -33,14 +33,19 @@ constexpr int kFrameRows = 64;  // the most rows of blocks for the frame
 // words. Sample by sample (a multiply-add a byte taken out of its word),
 // linear halving of 7680x4320 RGB took 0.066 ms on the H100; box, which
 // the memory holds back, took as long either way.
-constexpr std::uint32_t kLaneHalf = 0x00800080u;  // 2^7 in each lane: the rounding's half
-
 template <int N> struct SteadyWeights {
-  std::int32_t w[N];  // the weights >> kSteadyLaneShift
+  std::uint32_t w[N];  // the weights >> kSteadyLaneShift
 };
 
-// A lane word's sums back to samples: (sum + 2^7) >> 8 in each lane.
-__device__ __forceinline__ std::uint32_t lane_round(std::uint32_t sum) { return even_bytes(sum >> 8); }
+// Both lanes' samples of N pair words tap(0) .. tap(N - 1), weighted:
+// (2^7 + sum w v) >> 8 in each lane.
+template <int N, class Tap>
+__device__ __forceinline__ std::uint32_t lane_samples(const SteadyWeights<N>& w, Tap tap) {
+  std::uint32_t sum = 0x00800080u;
+#pragma unroll
+  for (int k = 0; k < N; ++k) sum += w.w[k] * tap(k);
+  return even_bytes(sum >> 8);
+}
 
 // The strip's inputs of one row, as 8-byte vectors from the one holding
 // its first byte. A strip's first output pixel is a multiple of four, so
@@ -75,12 +80,7 @@ template <int C, int N> struct StripRow {
         pair[p] = even_bytes(__byte_perm(u[byte / 4], u[byte / 4 + C], b | (4 + b) << 8));
       }
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        std::uint32_t sum = kLaneHalf;
-#pragma unroll
-        for (int k = 0; k < N; ++k) sum += std::uint32_t(w.w[k]) * pair[2 * e + k];
-        h[2 * c + e] = lane_round(sum);
-      }
+      for (int e = 0; e < 2; ++e) h[2 * c + e] = lane_samples(w, [&](int k) { return pair[2 * e + k]; });
     }
   }
 };
@@ -196,12 +196,7 @@ __global__ void __launch_bounds__(kThreads)
     }
     std::uint32_t o[2 * C], out[C];
 #pragma unroll
-    for (int i = 0; i < 2 * C; ++i) {
-      std::uint32_t sum = kLaneHalf;
-#pragma unroll
-      for (int k = 0; k < N; ++k) sum += std::uint32_t(wy.w[k]) * h[k][i];
-      o[i] = lane_round(sum);
-    }
+    for (int i = 0; i < 2 * C; ++i) o[i] = lane_samples(wy, [&](int k) { return h[k][i]; });
     pack_strip<C>(o, out);
     auto* to = reinterpret_cast<std::uint32_t*>(dst + (std::size_t(y) * l.out_w + xs) * C);
 #pragma unroll
@@ -215,7 +210,8 @@ __global__ void __launch_bounds__(kThreads)
 
 template <int N> SteadyWeights<N> steady_weights(const ResampleTable& host, int output) {
   SteadyWeights<N> w;
-  for (int k = 0; k < N; ++k) w.w[k] = host.weights[std::size_t(output) * host.taps + k] >> kSteadyLaneShift;
+  for (int k = 0; k < N; ++k)
+    w.w[k] = static_cast<std::uint32_t>(host.weights[std::size_t(output) * host.taps + k] >> kSteadyLaneShift);
   return w;
 }
 
@@ -250,8 +246,7 @@ cudaError_t launch_resample_steady(const CudaStage& s, const ResampleTables& dev
                                    bool& ran) {
   ran = false;
   const int C = s.in.channels;
-  const auto on = [](const void* p, unsigned bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; };
-  if (s.in.bytes != 1 || !on(s.src, 8) || !on(s.dst, 4) ||
+  if (s.in.bytes != 1 || !aligned_to(s.src, 8) || !aligned_to(s.dst, 4) ||
       !steady_halving_fits(host, C, s.in.width, s.out.width))
     return cudaSuccess;
   SteadyLaunch l{};

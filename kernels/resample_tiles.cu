@@ -186,8 +186,7 @@ cudaError_t launch_resample_tiles(const CudaStage& s, const ResampleTables& devi
                                   bool& ran) {
   ran = false;
   const int C = s.in.channels;
-  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; };
-  if (s.in.bytes != 1 || (C != 1 && C != 3) || !aligned(s.src) || !aligned(s.dst) ||
+  if (s.in.bytes != 1 || (C != 1 && C != 3) || !aligned_to(s.src, 4) || !aligned_to(s.dst, 4) ||
       host.filter == ResizeFilter::nearest || host.x_kept || host.y_kept || !host.byte_weights)
     return cudaSuccess;
   const int taps = std::max(host.x.taps, host.y.taps);

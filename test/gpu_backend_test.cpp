@@ -341,9 +341,9 @@ TEST(GpuBackend, ResizeStripsAndColumnWords) {
 // 64 output columns a tile and 8 to 128 rows, so sides around those; runs
 // of up to 5 taps by dp4a (resample_tiles.cu) in one or two groups of four
 // (enlarging, and halving by box and linear where input rows are not whole
-// 8-byte vectors, which the steady kernel leaves to them), their weights' high bytes alone
-// where every weight is a multiple of 2^16 (box halving 66 to 33; not 63
-// or 129 to 32 or 65); longer ones on the tensor cores
+// 8-byte vectors, which the steady kernel leaves to them), their weights'
+// high bytes alone where every weight is a multiple of 2^16 (box halving
+// 66 to 33; not 63 or 129 to 32 or 65); longer ones on the tensor cores
 // (resample_tiles_mma.cu), eight outputs reading one to eight chunks of 32
 // inputs (enlarging by lanczos3, halving, a third, a fifth, a seventh, box
 // shrinking 17 and 20 times), and past them (lanczos3 shrinking 20 times),
