@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "byte_mma.cuh"
 #include "resample_tiles.cuh"
 
 namespace gpuimg {
@@ -30,24 +31,6 @@ using namespace resample_tiles;
 
 constexpr int kWarps = 8;
 constexpr int kThreads = 32 * kWarps;
-
-// D = A B + C over bytes: A 16x32 unsigned, B 32x8 unsigned or signed.
-template <bool SignedB>
-__device__ __forceinline__ void mma_bytes(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                          std::uint32_t b1, const int (&c)[4]) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap();  // never launched: has_byte_mma
-#else
-  if constexpr (SignedB)
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-  else
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
-#endif
-}
 
 // A warp's weights for eight outputs, as mma's B operand: lane l holds
 // output l / 4's weights at inputs base + 32 j + 16 h + 4 (l % 4) + i, i <
@@ -104,17 +87,17 @@ __device__ __forceinline__ void line_outputs(const std::uint32_t* line, int pitc
   int low[4], middle[4], high[4];
   {
     const std::uint32_t a0[4] = {line[0], line[8 * pitch], line[4], line[8 * pitch + 4]};
-    mma_bytes<false>(low, a0, f.low[0][0], f.low[0][1], kHalves);
-    mma_bytes<false>(middle, a0, f.middle[0][0], f.middle[0][1], kZeros);
-    mma_bytes<true>(high, a0, f.high[0][0], f.high[0][1], kZeros);
+    mma_bytes<false, false>(low, a0, f.low[0][0], f.low[0][1], kHalves);
+    mma_bytes<false, false>(middle, a0, f.middle[0][0], f.middle[0][1], kZeros);
+    mma_bytes<false, true>(high, a0, f.high[0][0], f.high[0][1], kZeros);
   }
 #pragma unroll
   for (int j = 1; j < NK; ++j) {
     if (j >= f.chunks) break;
     const std::uint32_t aj[4] = {line[8 * j], line[8 * j + 8 * pitch], line[8 * j + 4], line[8 * j + 8 * pitch + 4]};
-    mma_bytes<false>(low, aj, f.low[j][0], f.low[j][1], low);
-    mma_bytes<false>(middle, aj, f.middle[j][0], f.middle[j][1], middle);
-    mma_bytes<true>(high, aj, f.high[j][0], f.high[j][1], high);
+    mma_bytes<false, false>(low, aj, f.low[j][0], f.low[j][1], low);
+    mma_bytes<false, false>(middle, aj, f.middle[j][0], f.middle[j][1], middle);
+    mma_bytes<false, true>(high, aj, f.high[j][0], f.high[j][1], high);
   }
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -254,17 +237,6 @@ cudaError_t launch(const CudaStage& s, const ResampleTables& t, const TileLayout
   }
 }
 
-// Integer mma on bytes (m16n8k32) came with compute capability 8.0: the
-// kernels as loaded must have been compiled for it, which a build for
-// older GPUs only (their code trapping) run on a newer one would not be.
-// A GPU older than the build cannot load them at all.
-cudaError_t has_byte_mma(bool& has) {
-  cudaFuncAttributes a{};
-  const cudaError_t e = cudaFuncGetAttributes(&a, tile_kernel<1, 1>);
-  has = e == cudaSuccess && a.ptxVersion >= 80;
-  return e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice ? cudaSuccess : e;
-}
-
 }  // namespace
 
 cudaError_t launch_resample_mma_tiles(const CudaStage& s, const ResampleTables& device, const ResampleTables& host,
@@ -273,7 +245,7 @@ cudaError_t launch_resample_mma_tiles(const CudaStage& s, const ResampleTables& 
   const int needed = std::max(most_chunks(host.x, s.out.width), most_chunks(host.y, s.out.height));
   if (needed > kMaxTileChunks) return cudaSuccess;
   bool mma = false;
-  if (cudaError_t e = has_byte_mma(mma); e != cudaSuccess || !mma) return e;
+  if (cudaError_t e = compiled_for_byte_mma(tile_kernel<1, 1>, mma); e != cudaSuccess || !mma) return e;
   const int chunks = needed <= 2 ? needed : (needed <= 4 ? 4 : 8);
   // Room for four blocks an SM, else two. At 7680x4320 RGB on the H100,
   // halving by lanczos3 took 0.139 ms in tiles of 32 rows (55 KB, four
