@@ -84,9 +84,12 @@ struct Convolve {
 
   // The data: the ConvolveSums in kSumsWords words, the W x H weights as
   // floats (what the exact path multiplies by; elsewhere unused), then as
-  // doubles, each two words (low, high), then s the same way.
+  // doubles, each two words (low, high), then s the same way; then, where
+  // the GPU's tensor cores take the stage (convolve_mma.hpp), the weights
+  // as their operands, from word fragments_at(W x H).
   static std::vector<std::int32_t> stage_data(const Params& p, const Shape& in);
   static constexpr int kSumsWords = 6;
+  GPUIMG_HD static constexpr int fragments_at(int n) { return kSumsWords + n + 2 * (n + 1); }
 
   GPUIMG_HD static ConvolveSums sums(const std::int32_t* data) {
     const auto u = [&](int i) { return static_cast<std::uint32_t>(data[i]); };
@@ -130,13 +133,15 @@ struct Convolve {
   // is within 2^-37 of the true quotient (q < 2^17 wherever it matters)
   // while a quotient that is not a tie lies at least 1 / (2 |s|) > 2^-25
   // from one, so rounding q half up is rounding S / s half up: 0 where
-  // S / s <= 0, else (|S| + |s| / 2) / |s| in integers.
+  // S / s <= 0, else (|S| + |s| / 2) / |s| in integers. Written as selects
+  // rather than branches, which the GPU's kernels pay for at every sample;
+  // the divider takes 0 to 0.
   template <class T> GPUIMG_HD static T exact_result(std::int32_t sum, const ConvolveSums& s) {
     const std::int32_t v = s.negate ? -sum : sum;
-    if (v <= 0) return T(0);
-    const std::uint32_t q = s.divisor >= 2 ? s.divide(static_cast<std::uint32_t>(v)) : static_cast<std::uint32_t>(v);
+    const std::uint32_t positive = v > 0 ? static_cast<std::uint32_t>(v) : 0u;
+    const std::uint32_t q = s.divisor >= 2 ? s.divide(positive) : positive;
     constexpr std::uint32_t hi = SampleTraits<T>::max;
-    return T(q > hi ? hi : q);
+    return T(q < hi ? q : hi);
   }
 };
 
