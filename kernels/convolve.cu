@@ -1,5 +1,6 @@
 // Convolve on the GPU (ops/convolve.hpp): kernels up to
-// kMaxSmallConvolveSide on the exact path take convolve_small.cuh; the rest
+// kMaxSmallConvolveSide on the exact path take the tensor cores
+// (convolve_mma.cu) where they can, else convolve_small.cuh; the rest
 // take the kernel here, which walks each output's window in the pinned
 // order, in double, or in float where the sums are exact.
 //
@@ -130,7 +131,11 @@ template <class T> cudaError_t launch_window(const CudaStage& s, const Convolve:
 int Convolve::launch(const CudaStage& s, const Params& p) {
   if (!s.host_data || s.in != s.out) return cudaErrorInvalidValue;
   const bool exact = Convolve::sums(s.host_data).exact;
-  if (exact && std::max(p.size.width, p.size.height) <= kMaxSmallConvolveSide) return launch_small_convolve(s, p);
+  if (exact && std::max(p.size.width, p.size.height) <= kMaxSmallConvolveSide) {
+    bool ran = false;
+    if (cudaError_t e = launch_mma_convolve(s, p, ran); e != cudaSuccess || ran) return e;
+    return launch_small_convolve(s, p);
+  }
   return s.in.bytes == 1 ? launch_window<std::uint8_t>(s, p, exact) : launch_window<std::uint16_t>(s, p, exact);
 }
 

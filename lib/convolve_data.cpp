@@ -1,10 +1,12 @@
 // A convolution's stage data (ops/convolve.hpp): its weights from the
-// command line's list, and whether its sums are exact for this depth.
+// command line's list, whether its sums are exact for this depth, and
+// where the GPU's tensor cores take it, its weights as their operands.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "convolve_mma.hpp"
 #include "number_lists.hpp"
 #include "ops/convolve.hpp"
 
@@ -50,6 +52,10 @@ std::vector<std::int32_t> Convolve::stage_data(const Params& p, const Shape& in)
   }
   for (double k : weights) push_double(data, k);
   push_double(data, sum);
+  if (mma_convolve_weights(in, p, data.data()) != MmaWeights::none) {
+    const std::vector<std::uint32_t> fragments = mma_weight_fragments(p, in.channels, data.data());
+    data.insert(data.end(), fragments.begin(), fragments.end());
+  }
   return data;
 }
 

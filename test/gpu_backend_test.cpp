@@ -10,6 +10,7 @@
 
 #include "backend.hpp"
 #include "convolve_kernels.hpp"
+#include "convolve_mma.hpp"
 #include "error.hpp"
 #include "gpu.hpp"
 #include "image_compare.hpp"
@@ -611,6 +612,46 @@ TEST(GpuBackend, ConvolveEveryKernel) {
   for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), random_kernel(5, 5, -1, 2, false, 7)})
     for (Depth d : {Depth::U8, Depth::U16})
       expect_backends_agree(random_image(1920, 1080, 3, d, seed++), {parse_stage("convolve", {kernel})});
+}
+
+// The tensor cores' path (convolve_mma.cu; convolve_mma.hpp says which
+// stages below take it, so a change to its conditions cannot send them
+// elsewhere unnoticed): rows of every alignment to 16 bytes, so that each
+// staged row lands at each word of its first vector; tiles of 256 samples
+// with the last cut anywhere, so that both edges are replicated within one
+// product; images shorter than the kernel; every kernel height; the
+// extremes of signed and unsigned weights on images of 0s and 255s; and
+// more than the grid's 65535 tile rows.
+TEST(GpuBackend, ConvolveOnTheTensorCores) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 5100;
+  const std::vector<std::string> kernels = {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), "1x1:-3",
+                                            random_kernel(3, 7, -128, 127, true, 21), random_kernel(7, 3, 0, 255, true, 22),
+                                            random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1"};
+  for (const std::string& kernel : kernels)
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int w : {4, 8, 12, 64, 84, 252, 256, 260, 344, 516})
+        for (int h : {1, 2, 5, 33}) {
+          if (w * channels % 4 != 0) continue;
+          const Image in = random_image(w, h, channels, Depth::U8, seed++);
+          const OpRecord rec = parse_stage("convolve", {kernel});
+          const Convolve::Params& p = rec.get<Convolve>();
+          EXPECT_EQ(mma_convolve_weights(shape_of(in), p, Convolve::stage_data(p, shape_of(in)).data()) != MmaWeights::none,
+                    p.size.width / 2 * channels <= kMaxMmaReach)
+              << kernel << " on " << shape(in);
+          SCOPED_TRACE(kernel + " on " + shape(in));
+          expect_backends_agree(in, {rec});
+        }
+  for (const char* kernel : {"3x3:-128,127,-128,127,-128,127,-128,127,-128", "3x1:255,255,255", "1x3:-128,0,-128"})
+    for (int channels = 1; channels <= 4; ++channels) {
+      Image in = random_image(300, 40, channels, Depth::U8, seed++);
+      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
+      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
+      expect_backends_agree(in, {parse_stage("convolve", {kernel})});
+    }
+  expect_backends_agree(random_image(4, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {ones(3, 5)})});
+  for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2)})
+    expect_backends_agree(random_image(1920, 1080, 3, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
 }
 
 TEST(GpuBackend, ReportsStageTimes) {
