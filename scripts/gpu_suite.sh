@@ -84,6 +84,7 @@ GPUIMG=build-gpu/gpuimg OUT=$logs timed "compare benchmark" "${COMPARE_SECONDS:-
 big='GpuBackend.FullHdEveryRadiusClass:GpuBackend.WideSingleRow:GpuBackend.SharpenEveryCentreAndLaplacianAt8Bit'
 big+=':GpuBackend.BlurOnImagesPastL2:GpuBackend.TablePassesAgree:GpuBackend.MedianFullHd'
 big+=':GpuBackend.MedianTallImageBeyondTheGridLimit:GpuBackend.ConvolveEveryKernel:GpuBackend.GaussianFullHd'
+big+=':GpuBackend.ConvolveOnTheTensorCoresLarge'
 big+=':GpuMap.LargeImagesInGroupsOfRowsGiveTheCpuBytes:GpuBackend.ResizeTilesFullHd'
 # --map's every function runs the kernel of a few shapes with other
 # arithmetic: 227 s under racecheck alone. GpuMap.EveryKernelShapeGivesTheCpuBytes

@@ -619,9 +619,8 @@ TEST(GpuBackend, ConvolveEveryKernel) {
 // elsewhere unnoticed): rows of every alignment to 16 bytes, so that each
 // staged row lands at each word of its first vector; tiles of 256 samples
 // with the last cut anywhere, so that both edges are replicated within one
-// product; images shorter than the kernel; every kernel height; the
-// extremes of signed and unsigned weights on images of 0s and 255s; and
-// more than the grid's 65535 tile rows.
+// product; images shorter than the kernel; every kernel height; and the
+// extremes of signed and unsigned weights on images of 0s and 255s.
 TEST(GpuBackend, ConvolveOnTheTensorCores) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 5100;
@@ -630,8 +629,8 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
                                             random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1"};
   for (const std::string& kernel : kernels)
     for (int channels = 1; channels <= 4; ++channels)
-      for (int w : {4, 8, 12, 64, 84, 252, 256, 260, 344, 516})
-        for (int h : {1, 2, 5, 33}) {
+      for (int w : {4, 12, 84, 252, 256, 260, 344, 516})
+        for (int h : {1, 5, 33}) {
           if (w * channels % 4 != 0) continue;
           const Image in = random_image(w, h, channels, Depth::U8, seed++);
           const OpRecord rec = parse_stage("convolve", {kernel});
@@ -649,6 +648,13 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
       SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
       expect_backends_agree(in, {parse_stage("convolve", {kernel})});
     }
+}
+
+// The same past the grid's 65535 tile rows, and at 1080p (too slow for the
+// sanitizers, which take the test above).
+TEST(GpuBackend, ConvolveOnTheTensorCoresLarge) {
+  GPUIMG_REQUIRE_GPU();
+  std::uint32_t seed = 5200;
   expect_backends_agree(random_image(4, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {ones(3, 5)})});
   for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2)})
     expect_backends_agree(random_image(1920, 1080, 3, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
