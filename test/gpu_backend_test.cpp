@@ -617,9 +617,9 @@ TEST(GpuBackend, ConvolveEveryKernel) {
 // The tensor cores' path (convolve_mma.cu; convolve_mma.hpp says which
 // stages below take it, so a change to its conditions cannot send them
 // elsewhere unnoticed): rows of every alignment to 16 bytes, so that each
-// staged row lands at each word of its first vector; tiles of 256 samples
-// with the last cut anywhere, so that both edges are replicated within one
-// product; images shorter than the kernel; every kernel height; and the
+// staged row lands at each word of its first vector; a last tile of 256
+// samples cut short, so that both edges are replicated within one product
+// (4 and 84 wide); images shorter than the kernel; every kernel height; and the
 // extremes of signed and unsigned weights on images of 0s and 255s.
 TEST(GpuBackend, ConvolveOnTheTensorCores) {
   GPUIMG_REQUIRE_GPU();
@@ -629,8 +629,8 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
                                             random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1"};
   for (const std::string& kernel : kernels)
     for (int channels = 1; channels <= 4; ++channels)
-      for (int w : {4, 12, 84, 252, 256, 260, 344, 516})
-        for (int h : {1, 5, 33}) {
+      for (int w : {4, 12, 84, 256, 260, 344})
+        for (int h : {1, 33}) {
           if (w * channels % 4 != 0) continue;
           const Image in = random_image(w, h, channels, Depth::U8, seed++);
           const OpRecord rec = parse_stage("convolve", {kernel});
