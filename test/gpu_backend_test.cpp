@@ -618,9 +618,10 @@ TEST(GpuBackend, ConvolveEveryKernel) {
 // stages below take it, so a change to its conditions cannot send them
 // elsewhere unnoticed): rows of every alignment to 16 bytes, so that each
 // staged row lands at each word of its first vector; a last tile of 256
-// samples cut short, so that both edges are replicated within one product
-// (4 and 84 wide); images shorter than the kernel; every kernel height; and the
-// extremes of signed and unsigned weights on images of 0s and 255s.
+// samples cut short (4 and 88 samples), so that both edges are replicated
+// within one product; images shorter than the kernel; every kernel
+// height; and the extremes of signed and unsigned weights on images of 0s
+// and 255s.
 TEST(GpuBackend, ConvolveOnTheTensorCores) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 5100;
