@@ -35,7 +35,8 @@ constexpr int kMargin = 16;                    // bytes staged each side of the 
 constexpr int kStagedBytes = kTileSamples + 2 * kMargin;
 // A staged row: its bytes from the vector that holds the first, up to 12
 // bytes into it, so at most 19 vectors. 76 words puts each row 12 banks on
-// from the one above: a product's 8 rows meet 8 different sets of 4 banks.
+// from the one above: where every row lands at the same word (rows of whole
+// 16-byte vectors), a product's 8 rows meet 8 different sets of 4 banks.
 constexpr int kRowVectors = (12 + kStagedBytes + 15) / 16;
 constexpr int kRowWords = 76;
 static_assert(4 * kRowWords >= 16 * kRowVectors && kRowVectors <= 32, "a vector a lane fills a staged row");
@@ -51,7 +52,7 @@ template <int KH> struct MmaTile {
 };
 
 // Blocks an SM to hold registers to: 64 registers each, but 80 where 7
-// rows of A's fragments take 28 of them.
+// rows of A's fragments take 28 of them (ptxas spills one word either way).
 template <int KH> constexpr int kMinBlocks = KH <= 5 ? 8 : 6;
 
 template <int KH, bool SignedA>

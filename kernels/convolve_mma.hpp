@@ -1,7 +1,7 @@
 #pragma once
 // Which convolutions take the tensor cores' path (convolve_mma.cu): 8-bit
 // images whose rows are whole 32-bit words, on the exact path
-// (ops/convolve.hpp), sides up to kMaxSmallConvolveSide, weights that are
+// (ops/convolve.hpp), sides up to kMaxMmaConvolveSide, weights that are
 // bytes (all in [-128, 127], or all in [0, 255]), and a reach across of at
 // most kMaxMmaReach samples. The launch also asks for word-aligned buffers
 // and a GPU with byte mma; elsewhere the small tiles take it.
