@@ -581,6 +581,19 @@ TEST(GpuBackend, TablesInTheBlursPassGiveTheStagesBytes) {
         }
 }
 
+// Each kernel on images of only 0s and 255s, every channel count: the
+// samples that take a kernel's sums to their extremes, which uniform
+// samples almost never do.
+void expect_agree_on_zeros_and_maxima(std::initializer_list<const char*> kernels, int w, int h, std::uint32_t& seed) {
+  for (const char* kernel : kernels)
+    for (int channels = 1; channels <= 4; ++channels) {
+      Image in = random_image(w, h, channels, Depth::U8, seed++);
+      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
+      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
+      expect_backends_agree(in, {parse_stage("convolve", {kernel})});
+    }
+}
+
 // Convolve's two kernels (convolve_small.cu up to 7x7 on the exact path,
 // convolve.cu for the rest) at sizes around their tiles of 256 samples by
 // 32 rows and 128 by 32, with every channel count's pixels cut at a tile's
@@ -598,15 +611,8 @@ TEST(GpuBackend, ConvolveEveryKernel) {
           expect_backends_agree(in, {parse_stage("convolve", {kernel})});
         }
   // The paired 8-bit sums' limits: only 0s and 255s under the A = 257
-  // kernels take a half of a pair to 0 and to 65535 (bias and S), which
-  // uniform samples almost never do.
-  for (const char* kernel : {"1x3:128,1,128", "3x1:-128,1,128", "1x3:-128,1,-128"})
-    for (int channels = 1; channels <= 4; ++channels) {
-      Image in = random_image(300, 70, channels, Depth::U8, seed++);
-      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
-      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
-      expect_backends_agree(in, {parse_stage("convolve", {kernel})});
-    }
+  // kernels take a half of a pair to 0 and to 65535 (bias and S).
+  expect_agree_on_zeros_and_maxima({"1x3:128,1,128", "3x1:-128,1,128", "1x3:-128,1,-128"}, 300, 70, seed);
   for (const std::string& kernel : {ones(5, 5), ones(9, 9), random_kernel(3, 3, -1, 1, false, 11)})
     expect_backends_agree(random_image(2, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
   for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), random_kernel(5, 5, -1, 2, false, 7)})
@@ -642,13 +648,8 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
           SCOPED_TRACE(kernel + " on " + shape(in));
           expect_backends_agree(in, {rec});
         }
-  for (const char* kernel : {"3x3:-128,127,-128,127,-128,127,-128,127,-128", "3x1:255,255,255", "1x3:-128,0,-128"})
-    for (int channels = 1; channels <= 4; ++channels) {
-      Image in = random_image(300, 40, channels, Depth::U8, seed++);
-      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
-      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
-      expect_backends_agree(in, {parse_stage("convolve", {kernel})});
-    }
+  expect_agree_on_zeros_and_maxima({"3x3:-128,127,-128,127,-128,127,-128,127,-128", "3x1:255,255,255", "1x3:-128,0,-128"},
+                                   300, 40, seed);
 }
 
 // The same past the grid's 65535 tile rows, and at 1080p (too slow for the
