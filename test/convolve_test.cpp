@@ -127,7 +127,8 @@ TEST(Convolve, TensorCoreOperandsMakeEachKernelRowsSums) {
       const Convolve::Params& p = rec.get<Convolve>();
       const Shape in{4, 3, channels, 1};
       const std::vector<std::int32_t> data = Convolve::stage_data(p, in);
-      if (mma_convolve_weights(in, p, data.data()) == MmaWeights::none) continue;
+      const MmaWeights kind = mma_convolve_weights(in, p, data.data());
+      if (kind == MmaWeights::none) continue;
       SCOPED_TRACE(kernel + " at " + std::to_string(channels) + " channels");
       const int kw = p.size.width, n = kw * p.size.height;
       ASSERT_EQ(data.size(), static_cast<std::size_t>(Convolve::fragments_at(n) + 4 * 32 * p.size.height));
@@ -140,7 +141,7 @@ TEST(Convolve, TensorCoreOperandsMakeEachKernelRowsSums) {
               const auto word = static_cast<std::uint32_t>(data[Convolve::fragments_at(n) + (4 * dy + q) * 32 + lane]);
               const int byte = static_cast<int>(word >> (8 * i) & 0xff);
               a[lane / 4 + 8 * (q & 1)][lane % 4 * 4 + 16 * (q >> 1) + i] =
-                  mma_convolve_weights(in, p, data.data()) == MmaWeights::signed_bytes ? static_cast<std::int8_t>(byte) : byte;
+                  kind == MmaWeights::signed_bytes ? static_cast<std::int8_t>(byte) : byte;
             }
         std::uint8_t row[32];
         for (std::uint8_t& v : row) v = static_cast<std::uint8_t>(rng());

@@ -634,20 +634,21 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
   const std::vector<std::string> kernels = {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), "1x1:-3",
                                             random_kernel(3, 7, -128, 127, true, 21), random_kernel(7, 3, 0, 255, true, 22),
                                             random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1"};
-  for (const std::string& kernel : kernels)
+  for (const std::string& kernel : kernels) {
+    const OpRecord rec = parse_stage("convolve", {kernel});
+    const Convolve::Params& p = rec.get<Convolve>();
     for (int channels = 1; channels <= 4; ++channels)
       for (int w : {4, 12, 84, 256, 260, 344})
         for (int h : {1, 33}) {
           if (w * channels % 4 != 0) continue;
           const Image in = random_image(w, h, channels, Depth::U8, seed++);
-          const OpRecord rec = parse_stage("convolve", {kernel});
-          const Convolve::Params& p = rec.get<Convolve>();
           EXPECT_EQ(mma_convolve_weights(shape_of(in), p, Convolve::stage_data(p, shape_of(in)).data()) != MmaWeights::none,
                     p.size.width / 2 * channels <= kMaxMmaReach)
               << kernel << " on " << shape(in);
           SCOPED_TRACE(kernel + " on " + shape(in));
           expect_backends_agree(in, {rec});
         }
+  }
   expect_agree_on_zeros_and_maxima({"3x3:-128,127,-128,127,-128,127,-128,127,-128", "3x1:255,255,255", "1x3:-128,0,-128"},
                                    300, 40, seed);
 }
