@@ -208,8 +208,11 @@ cudaError_t grid_for(Kernel kernel, int threads, std::size_t smem, long long gro
 }
 
 // A block takes per_thread groups a thread (all of them, in one wave, where
-// 0). The complement fills no tables: a group a thread (one wave of it
-// measured 1.55 times a copy on the H100, the full grid 1.0). The 8-bit
+// 0). The complement fills no tables: a group a thread where groups are 48
+// bytes (one wave of it measured 1.55 times a copy on the H100, the full
+// grid 1.0), four where they are one vector, so that each thread has two
+// in flight (gray 16-bit on the H200: 1.13 at one group a thread, about
+// 1.05 at four). The 8-bit
 // tables, 24 KiB at RGB, two groups a thread: a pass of one table over
 // 7680x4320 RGB took 1.13 to 1.16 times a copy in one wave, 1.08 to 1.09
 // with two groups, 1.11 to 1.13 with three, 1.09 to 1.10 with four. The
@@ -236,7 +239,9 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   const long long groups = samples / group_samples<T, C>();
   const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
   if (TableData{s.host_data, tables.max}.complement()) {  // the host's copy: tables.data is the device's
-    return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables, 1);
+    const int per_thread = group_samples<T, C>() * sizeof(T) == 16 ? 4 : 1;
+    return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables,
+                                                             per_thread);
   } else if constexpr (sizeof(T) == 1) {
     const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
     return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables, 2);
