@@ -292,10 +292,17 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
        "golden.txt:1: not an operation or its value: * 2\" (a manifest quotes with '...' alone: a \" is a character of "
        "its word)"},
       {"a | gray.png | --blur 0\n", "golden.txt:1: --blur: R must be an integer from 1 to 4096, got '0'"},
-      {"a | gray.png | | psnr=3\n", "golden.txt:1: 'psnr=3' is not LIMIT=VALUE"},
+      {"a | gray.png | | psnr=3\n", "golden.txt:1: 'psnr=3' is not LIMIT=VALUE with a LIMIT of max-diff, "
+                                     "max-differing, max-differing-share, max-mae, max-rmse, min-psnr, min-ssim, ignore, "
+                                     "mask, alpha or threshold, or ignore-aa; did you mean min-psnr=3?"},
+      {"a | gray.png | | ssim=0.9\n", "golden.txt:1: 'ssim=0.9' is not LIMIT=VALUE"},
+      {"a | gray.png | | ssim=0.9\n", "did you mean min-ssim=0.9?"},
       {"a | gray.png | | max-dif=1\n",
        "golden.txt:1: 'max-dif=1' is not LIMIT=VALUE with a LIMIT of max-diff, max-differing, max-differing-share, "
-       "max-mae, max-rmse, min-psnr, min-ssim, ignore, mask, alpha or threshold, or ignore-aa; did you mean max-diff?"},
+       "max-mae, max-rmse, min-psnr, min-ssim, ignore, mask, alpha or threshold, or ignore-aa; did you mean max-diff=1?"},
+      {"a | gray.png | | max-diff=1 # loose\n",
+       "golden.txt:1: '#' is not LIMIT=VALUE with a LIMIT of max-diff, max-differing, max-differing-share, max-mae, "
+       "max-rmse, min-psnr, min-ssim, ignore, mask, alpha or threshold, or ignore-aa (a comment takes a whole line)"},
       {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '-1'"},
       {"a | gray.png | | max-diff=0x10\n",
        "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '0x10'"},

@@ -88,9 +88,17 @@ void parse_limits(const std::string& text, const std::filesystem::path& dir, Gol
         known += names.back() + ", ";
       }
       names.insert(names.end(), {"ignore", "mask", "alpha", "threshold", "ignore-aa"});
-      const std::optional<std::string> near = near_miss(name, names);
+      // compare's short flags (--psnr for --min-psnr) are no limits' names
+      // here: a manifest spells each limit one way.
+      std::optional<std::string> near = near_miss(name, names);
+      for (const ThresholdSpec& s : kThresholds)
+        if (s.alias && name == s.alias) near = std::string(s.name);
+      if (near && *near != "ignore-aa" && eq != std::string::npos) *near += "=" + value;
+      const std::string hint = field.front() == '#'  ? " (a comment takes a whole line)"
+                               : near                ? "; did you mean " + *near + "?"
+                                                     : "";
       throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known +
-                       "ignore, mask, alpha or threshold, or ignore-aa" + (near ? "; did you mean " + *near + "?" : ""));
+                       "ignore, mask, alpha or threshold, or ignore-aa" + hint);
     }
   }
 }
