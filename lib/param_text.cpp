@@ -1,5 +1,6 @@
 #include "param_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -142,6 +143,20 @@ std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& sp
   return SizeSpec{*w, *h, 0, 0, SizeFit::exact};
 }
 
+// ImageMagick's 50x25% (one '%' for both sides) and a percentage beside a
+// side in pixels, named for what they are: the list of forms alone leaves
+// a user to spot the difference.
+std::string size_hint(ParamType type, std::string_view text) {
+  const std::size_t x = text.find('x'), percent = text.find('%');
+  if (type != ParamType::size || x == std::string_view::npos || percent == std::string_view::npos) return "";
+  const std::string_view w = text.substr(0, x), h = text.substr(x + 1);
+  if (std::count(text.begin(), text.end(), '%') == 1 && w.size() > (percent < x) && h.size() > (percent > x))
+    return "; each side takes its own '%' (" + std::string(w) + (percent < x ? "" : "%") + "x" + std::string(h) +
+           (percent < x ? "%" : "") +
+           "), and a side in pixels cannot sit beside one in percent";
+  return "";
+}
+
 std::string signed_text(std::int32_t v) { return (v < 0 ? "" : "+") + std::to_string(v); }
 
 std::optional<double> read_number(std::string_view text, ParamType type) {
@@ -277,7 +292,7 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         throw UsageError(what + ": " + e.problem(), {e.shown(), e.caret()});
       }
   }
-  throw UsageError(what + " must be " + param_form(spec) + ", got '" + text + "'");
+  throw UsageError(what + " must be " + param_form(spec) + ", got '" + text + "'" + size_hint(spec.type, text));
 }
 
 std::string param_text(const ParamSpec& spec, const ParamValue& v) {

@@ -87,7 +87,12 @@ TEST(ParamText, SizesTakeMarksAndPercentagesOfEachSide) {
       "--op: SIZE must be WxH (exactly), WxH> (to fit inside, only shrinking), WxH< (to fit inside, only enlarging) "
       "or WxH^ (to fill), Wx or xH (the other side keeps the aspect ratio), N% or A%xB% (of each side), sides from 1 "
       "to 1000, got '";
-  for (const char* bad : {"50x25%", "50%x25", "50%x", "x50%", "%x50%", "50%x%", "50%x25%>", "50%<", "100x<", "x100<",
+  // ImageMagick's one '%' for both sides, and a side in pixels beside one
+  // in percent, are named for what they are.
+  const std::string hint = "; each side takes its own '%' (50%x25%), and a side in pixels cannot sit beside one in percent";
+  EXPECT_EQ(refusal(spec, "50x25%"), form + "50x25%'" + hint);
+  EXPECT_EQ(refusal(spec, "50%x25"), form + "50%x25'" + hint);
+  for (const char* bad : {"50%x", "x50%", "%x50%", "50%x%", "50%x25%>", "50%<", "100x<", "x100<",
                           "100x100<>", "<", "-5%x5%", "5%x+5%", "0%x5%", "5%x0%", "5%x1000001%", "50%x25%x2%",
                           "50%25%", "50%X25%", "50 %x25%", "nan%x5%", ""})
     EXPECT_EQ(refusal(spec, bad), form + bad + "'") << bad;
