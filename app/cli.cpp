@@ -681,6 +681,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return result;
     }
     cmd.device = parse_device(device);
+    // An empty --format (a script's unset variable) is refused, not taken
+    // for no --format at all.
+    if (format.empty() && app.get_option("--format")->count() > 0) parse_format(format);
     if (max_pixels) cmd.read.max_pixels = parse_max_pixels(*max_pixels);
     if (frame) cmd.read.frame = parse_int_option("--frame", *frame, 0, INT_MAX);
     if (quality) cmd.write.jpeg_quality = cmd.write.webp_quality = parse_int_option("--quality", *quality, 1, 100);

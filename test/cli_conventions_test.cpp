@@ -168,6 +168,18 @@ TEST(CliConventions, AFormatUnlikeTheOutputsExtensionWarns) {
   }
 }
 
+// An empty --format (a script's unset variable) is refused as any other
+// unknown format, not taken for no --format, and nothing is written.
+TEST(CliConventions, AnEmptyFormatIsRefused) {
+  TempDir dir;
+  write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 7));
+  const RunResult r = run_binary({dir.file("in.png"), "--format", "", dir.file("out.png")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("gpuimg: --format: must be one of png, ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(", got ''"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.file("out.png")));
+}
+
 // A subcommand's --help ends in its own words, not the processing
 // command's exit statuses and examples.
 TEST(CliConventions, SubcommandHelpIsItsOwn) {
