@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "cuda_launch.hpp"
+#include "word_rows_fit.hpp"
 
 namespace gpuimg {
 
@@ -158,13 +159,6 @@ __global__ void __launch_bounds__(32 * kWarps)
     if (y + 2 * kAhead < y1) load_batch(y + 2 * kAhead, centre_a, side_a);
     compute_batch(y + kAhead, centre_b, side_b);
   }
-}
-
-// Whether the skeleton takes an image of this shape: rows of whole words,
-// pixels of at most a word, and fewer than 2^31 words.
-inline bool fits(const Shape& in) {
-  const long long row_bytes = 1LL * in.width * in.channels * in.bytes;
-  return in.channels * in.bytes <= 4 && row_bytes % 4 == 0 && row_bytes / 4 * in.height < (1LL << 31);
 }
 
 // Enqueues the skeleton over stage s, whose shape fits() with pixels of D

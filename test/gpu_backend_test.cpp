@@ -3,6 +3,7 @@
 // the grid limits. Skips without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -550,7 +551,8 @@ TEST(GpuBackend, TablePassesAgree) {
 // 16 bits, TablePass.GpuPlanRunsTablesInTheBlursPass): every channel
 // count, the vector blur's rows (whole 16-byte vectors) and the staged
 // one's, tables before, after, both, and an inversion alone after (the
-// complement layout), at radii from 1 to the one-pass limits.
+// complement layout), at radii from 1 to the one-pass limits; and where
+// the word rows paths take the stage, the tables in passes of their own.
 TEST(GpuBackend, TablesInTheBlursPassGiveTheStagesBytes) {
   GPUIMG_REQUIRE_GPU();
   const std::vector<std::vector<std::vector<std::string>>> around = {
@@ -572,9 +574,19 @@ TEST(GpuBackend, TablesInTheBlursPassGiveTheStagesBytes) {
           for (auto& stage : chain)
             if (stage.front() == "OP") stage = op;
           const Pipeline pipeline = stages(chain);
+          // Rows of whole words take the word rows paths of the Gaussian
+          // up to r = 9 and the median at R = 1, and the tables passes
+          // of their own (TablePass.GpuPlanRunsTablesInTheBlursPass): the
+          // first pass is then the run before the stage, or the stage.
+          const bool word_rows = (op == std::vector<std::string>{"gaussian", "0.3"} ||
+                                  op == std::vector<std::string>{"gaussian", "1"} ||
+                                  op == std::vector<std::string>{"median", "1"}) &&
+                                 w * channels % 4 == 0;
+          const int before = static_cast<int>(
+              std::find_if(chain.begin(), chain.end(), [&](const auto& stage) { return stage == op; }) - chain.begin());
           ASSERT_EQ(plan_pipeline(pipeline, Shape{w, h, channels, 1}, UINT64_MAX, "", PlanFor::cuda).front().span,
-                    static_cast<int>(pipeline.size()))
-              << "the GPU runs the chain in one pass";
+                    word_rows ? std::max(before, 1) : static_cast<int>(pipeline.size()))
+              << (word_rows ? "the tables run apart from the word rows path" : "the GPU runs the chain in one pass");
           const Image in = random_image(w, h, channels, Depth::U8, seed++);
           SCOPED_TRACE(op[0] + " " + op[1] + " with " + describe(pipeline.front()) + "... on " + shape(in));
           expect_backends_agree(in, pipeline);

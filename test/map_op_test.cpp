@@ -51,10 +51,10 @@ TEST(MapOp, GpuPlanRunsTablesInTheMapsPassAndKeepsFoldingTablesFromTheMedian) {
       << "16-bit tables are looked up in a pass of their own";
   EXPECT_EQ(spans({{"map", "4*v*(1-v)"}, {"blur", "2"}}, PlanFor::cuda), (std::vector<int>{2, 0}))
       << "a blur averages looked-up samples: any table will do";
-  EXPECT_EQ(spans({{"map", "4*v*(1-v)"}, {"median", "1"}, {"map", "4*v*(1-v)"}}, PlanFor::cuda),
+  EXPECT_EQ(spans({{"map", "4*v*(1-v)"}, {"median", "2"}, {"map", "4*v*(1-v)"}}, PlanFor::cuda),
             (std::vector<int>{1, 1, 1}))
       << "the median selects before it looks up: only monotone tables";
-  EXPECT_EQ(spans({{"map", "1-v"}, {"median", "1"}}, PlanFor::cuda), (std::vector<int>{1, 1}))
+  EXPECT_EQ(spans({{"map", "1-v"}, {"median", "2"}}, PlanFor::cuda), (std::vector<int>{1, 1}))
       << "an expression is taken as not monotone, whatever it is";
   EXPECT_EQ(spans({{"map", "v;1-v;v"}, {"blur", "2"}}, PlanFor::cuda), (std::vector<int>{1, 1}))
       << "a fused pass's tables are shared by the channels";

@@ -92,6 +92,18 @@ TEST(TablePass, GpuPlanRunsTablesInTheBlursPass) {
             (std::vector<int>{3, 0, 0, 1, 1}))
       << "the median's networks (R <= 3) take tables, its other paths not";
   EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {"sharpen", "1"}, {"invert"}})), (std::vector<int>{1, 1, 1}));
+  // Rows of whole words (40 RGB pixels: 120 bytes) take the word rows
+  // paths of --gaussian up to r = 9 and --median 1, which take no tables;
+  // rows of 123 bytes take the one pass and the networks, which do.
+  for (const auto& op : {std::vector<std::string>{"gaussian", "1"}, {"gaussian", "3"}, {"median", "1"}}) {
+    EXPECT_EQ(spans_of(plan_for_cuda({{"gamma", "2"}, op, {"invert"}})), (std::vector<int>{1, 1, 1}))
+        << op[0] << " " << op[1] << " on rows of whole words";
+    EXPECT_EQ(spans_of(plan_for_cuda({{"gamma", "2"}, op, {"invert"}}, Shape{41, 30, 3, 1})),
+              (std::vector<int>{3, 0, 0}))
+        << op[0] << " " << op[1] << " on rows of 123 bytes";
+  }
+  EXPECT_EQ(spans_of(plan_for_cuda({{"gamma", "2"}, {"gaussian", "3.0001"}, {"invert"}})), (std::vector<int>{3, 0, 0}))
+      << "r = 10, past the word rows path, takes the one pass and its tables";
   for (const char* op : {"blur", "gaussian", "median"})
     EXPECT_EQ(spans_of(plan_for_cuda({{"invert"}, {op, "1"}, {"invert"}}, Shape{40, 30, 3, 2})),
               (std::vector<int>{1, 1, 1}))

@@ -10,6 +10,7 @@
 
 #include "gaussian_weights.hpp"
 #include "op_spec.hpp"
+#include "word_rows_fit.hpp"
 
 namespace gpuimg {
 
@@ -41,9 +42,16 @@ struct Gaussian {
   static void run_cpu(const CpuStage& s, const Params& p);
   static int launch(const CudaStage& s, const Params& p);  // a cudaError_t
   // Its one pass (gaussian_fused.cu) also applies a fused pass's tables
-  // (op_spec.hpp), at 8 bits only, as the blur's do (ops/blur.hpp).
+  // (op_spec.hpp), at 8 bits only, as the blur's do (ops/blur.hpp); the
+  // word rows path (gaussian_words.cu), which takes the same stage before
+  // it, takes none: there the tables run as lookup passes of their own.
+  // In the suite's run at 0267509 (H200, 7680x4320 RGB) --levels --gamma
+  // --gaussian 1 --invert in the one pass took 0.531 ms, where a pass of
+  // one table, --gaussian 1 alone and --invert alone took 0.066, 0.229 and
+  // 0.055.
   static bool takes_tables(const Params& p, const Shape& in) {
-    return in.bytes == 1 && gaussian_one_pass(gaussian_radius(p.sigma));
+    const int r = gaussian_radius(p.sigma);
+    return in.bytes == 1 && gaussian_one_pass(r) && !(r <= kMaxGaussianWordsRadius && word_rows::fits(in));
   }
 
   // Two passes of r + 1 multiplies a sample each (pairs folded about the

@@ -10,6 +10,7 @@
 
 #include "op_spec.hpp"
 #include "pixel.hpp"
+#include "word_rows_fit.hpp"
 
 namespace gpuimg {
 
@@ -72,8 +73,14 @@ struct Median {
   // tables are monotone, the median of looked-up samples is the looked-up
   // median: the planner gives it no others (tables.hpp).
   static constexpr bool monotone_tables_only = true;
+  // At R = 1 the word rows path (median_words.cu) takes rows of whole
+  // words first, and no tables: there they run as passes of their own.
+  // --levels --gamma --median 1 --invert in the networks' one pass took
+  // 0.364 ms, where a pass of one table, --median 1 alone and --invert
+  // alone took 0.066, 0.104 and 0.055 (H200, 7680x4320 RGB, the suite's
+  // run at 0267509).
   static bool takes_tables(const Params& p, const Shape& in) {
-    return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius;
+    return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius && !(p.radius == 1 && word_rows::fits(in));
   }
 
   // The samples in one window, and the rank of its median (from 0).
