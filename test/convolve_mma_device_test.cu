@@ -61,15 +61,15 @@ Launched launch(const Image& in, const OpRecord& rec, std::size_t offset) {
   return l;
 }
 
-// Signed and unsigned weights, every kernel height it takes, and each
-// channel count the kernel's reach admits, on a width past one tile of 256
-// samples with a cut last tile.
+// Signed and unsigned weights, every kernel height it takes (1, 3, 5, 7),
+// and each channel count the kernel's reach admits, on a width past one
+// tile of 256 samples with a cut last tile.
 TEST(GpuConvolveMma, RunsWhereTheGpuHasByteMma) {
   GPUIMG_REQUIRE_GPU();
   if (!gpu_has_byte_mma()) GTEST_SKIP() << "this GPU has no byte mma (compute capability below 8.0)";
   const std::vector<std::pair<std::string, int>> cases = {
       {ones(5, 5), 1}, {ones(5, 5), 3}, {ones(5, 5), 4}, {random_kernel(7, 7, -20, 20, true, 23), 2},
-      {random_kernel(3, 3, 0, 255, true, 24), 3}, {random_kernel(1, 3, -128, 127, true, 25), 4}};
+      {random_kernel(3, 3, 0, 255, true, 24), 3}, {random_kernel(1, 3, -128, 127, true, 25), 4}, {"5x1:1,4,6,4,1", 3}};
   std::uint32_t seed = 5300;
   for (const auto& [kernel, channels] : cases) {
     const Image in = random_image(344, 35, channels, Depth::U8, seed++);
@@ -84,11 +84,16 @@ TEST(GpuConvolveMma, RunsWhereTheGpuHasByteMma) {
   }
 }
 
+// Word alignment is the condition: 4 bytes in, the path runs.
 TEST(GpuConvolveMma, DeclinesBuffersOffAWord) {
   GPUIMG_REQUIRE_GPU();
   const Image in = random_image(64, 8, 1, Depth::U8, 5400);
-  for (std::size_t offset : {1, 2, 3})
-    EXPECT_FALSE(launch(in, parse_stage("convolve", {ones(5, 5)}), offset).ran) << "offset " << offset;
+  const OpRecord rec = parse_stage("convolve", {ones(5, 5)});
+  for (std::size_t offset : {1, 2, 3}) EXPECT_FALSE(launch(in, rec, offset).ran) << "offset " << offset;
+  if (!gpu_has_byte_mma()) return;
+  const Launched l = launch(in, rec, 4);
+  EXPECT_TRUE(l.ran) << "offset 4";
+  EXPECT_TRUE(same_samples(run_one(in, rec), l.out));
 }
 
 }  // namespace
