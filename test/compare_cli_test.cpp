@@ -287,6 +287,9 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
   const std::pair<std::string, std::string> cases[] = {
       {"a | gray.png\n", "golden.txt:1: expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'"},
       {"a b | gray.png |\n", "golden.txt:1: NAME and INPUT must be one word each"},
+      {"a |  | --invert\n", "golden.txt:1: INPUT is empty"},
+      {" | gray.png | --invert\n", "golden.txt:1: NAME is empty"},
+      {"a | '' | --invert\n", "golden.txt:1: INPUT is empty"},
       {"a | gray.png | --blurr 3\n", "golden.txt:1: not an operation or its value: --blurr 3; did you mean --blur?"},
       {"a | gray.png | --map \"v * 2\"\n",
        "golden.txt:1: not an operation or its value: * 2\" (a manifest quotes with '...' alone: a \" is a character of "

@@ -149,8 +149,9 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path, c
       const std::vector<std::string> cols = columns(line);
       if (cols.size() < 3 || cols.size() > 4) throw UsageError("expected 'NAME | INPUT | ARGS... [| LIMIT=VALUE ...]'");
       const std::vector<std::string> name = words(cols[0]), input = words(cols[1]);
-      if (name.size() != 1 || input.size() != 1 || name[0].empty() || input[0].empty())
-        throw UsageError("NAME and INPUT must be one word each");
+      if (name.empty() || (name.size() == 1 && name[0].empty())) throw UsageError("NAME is empty");
+      if (input.empty() || (input.size() == 1 && input[0].empty())) throw UsageError("INPUT is empty");
+      if (name.size() != 1 || input.size() != 1) throw UsageError("NAME and INPUT must be one word each");
       if (name[0].find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
           std::string::npos)
         throw UsageError("name '" + name[0] + "' may hold only letters, digits and '_'");
