@@ -306,6 +306,12 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
       {"a | gray.png | | max-diff=1 # loose\n",
        "golden.txt:1: '#' is not LIMIT=VALUE with a LIMIT of max-diff, max-differing, max-differing-share, max-mae, "
        "max-rmse, min-psnr, min-ssim, ignore, mask, alpha or threshold, or ignore-aa (a comment takes a whole line)"},
+      {"a | gray.png | | max-diff=0 max-diff=1\n", "golden.txt:1: 'max-diff' is given twice: a case takes each limit once"},
+      {"a | gray.png | | alpha=ignore alpha=ignore\n", "golden.txt:1: 'alpha' is given twice"},
+      {"a | gray.png | | max-diff = 1\n",
+       "golden.txt:1: 'max-diff' is not LIMIT=VALUE with a LIMIT of max-diff, max-differing, max-differing-share, "
+       "max-mae, max-rmse, min-psnr, min-ssim, ignore, mask, alpha or threshold, or ignore-aa (no spaces around '=')"},
+      {"a | gray.png | | max-diff =1\n", "(no spaces around '=')"},
       {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '-1'"},
       {"a | gray.png | | max-diff=0x10\n",
        "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '0x10'"},

@@ -64,10 +64,13 @@ std::string double_quote_hint(const std::string& line) {
 
 // The fourth column: limits by their names, and the fields of a Scope.
 void parse_limits(const std::string& text, const std::filesystem::path& dir, GoldenCase& c) {
+  std::set<std::string> given;  // each limit and scope field once a case, but ignore=, which adds up
   for (const std::string& field : words(text)) {
     const std::size_t eq = field.find('=');
     const std::string name = field.substr(0, eq), value = eq == std::string::npos ? "" : field.substr(eq + 1);
     const ThresholdSpec* spec = find_threshold(name);
+    if (eq != std::string::npos && name != "ignore" && !given.insert(name).second)
+      throw UsageError("'" + name + "' is given twice: a case takes each limit once");
     if (eq != std::string::npos && spec) {
       c.limits.push_back(parse_threshold("", *spec, value));
     } else if (eq != std::string::npos && name == "ignore") {
@@ -94,9 +97,11 @@ void parse_limits(const std::string& text, const std::filesystem::path& dir, Gol
       for (const ThresholdSpec& s : kThresholds)
         if (s.alias && name == s.alias) near = std::string(s.name);
       if (near && *near != "ignore-aa" && eq != std::string::npos) *near += "=" + value;
-      const std::string hint = field.front() == '#'  ? " (a comment takes a whole line)"
-                               : near                ? "; did you mean " + *near + "?"
-                                                     : "";
+      const bool spaced = field.front() == '=' || (eq == std::string::npos && near && *near == name);
+      const std::string hint = field.front() == '#' ? " (a comment takes a whole line)"
+                               : spaced            ? " (no spaces around '=')"
+                               : near              ? "; did you mean " + *near + "?"
+                                                   : "";
       throw UsageError("'" + field + "' is not LIMIT=VALUE with a LIMIT of " + known +
                        "ignore, mask, alpha or threshold, or ignore-aa" + hint);
     }
