@@ -50,9 +50,16 @@ double parse_number(const std::string& what, const std::string& text, NumberForm
   } else if (const std::optional<long long> i = read_integer<long long>(text)) {
     v = static_cast<double>(*i);
   }
+  // A range open above reads "a finite decimal number, 0 or more": "from 0
+  // to inf" would seem to take the 'inf' that no value may be.
+  const bool integer = form == NumberForm::integer;
+  const std::string range =
+      std::isinf(max) ? std::string(integer ? "a finite integer" : "a finite decimal number") + ", " + number_text(min) +
+                            " or more"
+                      : std::string(integer ? "an integer" : "a decimal number") + " from " + number_text(min) + " to " +
+                            number_text(max);
   if (!v || !(*v >= min && *v <= max) || std::isinf(*v))
-    throw UsageError(what + " must be " + (form == NumberForm::integer ? "an integer" : "a decimal number") + " from " +
-                     number_text(min) + " to " + number_text(max) + ", got '" + text + "'");
+    throw UsageError(what + " must be " + range + ", got '" + text + "'");
   return *v;
 }
 

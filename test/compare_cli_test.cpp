@@ -315,7 +315,7 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
       {"a | gray.png | | max-diff=-1\n", "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '-1'"},
       {"a | gray.png | | max-diff=0x10\n",
        "golden.txt:1: max-diff: must be a decimal number from 0 to 65535, got '0x10'"},
-      {"a | gray.png | | min-psnr=inf\n", "golden.txt:1: min-psnr: must be a decimal number from 0 to inf, got 'inf'"},
+      {"a | gray.png | | min-psnr=inf\n", "golden.txt:1: min-psnr: must be a finite decimal number, 0 or more, got 'inf'"},
       {"a | gray.png | --sharpen 0x10\n",
        "golden.txt:1: --sharpen: F must be a decimal number from 0 to 1000, got '0x10'"},
       {"a | gray.png |\na | gray.png |\n", "golden.txt:2: name 'a' repeats"},

@@ -75,7 +75,7 @@ TEST(NumberText, ParseNumberChecksTheRangeAndSaysWhatItWanted) {
   EXPECT_EQ(refusal("-1e-320", NumberForm::decimal, 0, 1000),
             "--opt: must be a decimal number from 0 to 1000, got '-1e-320'");
   EXPECT_EQ(refusal("1e400", NumberForm::decimal, 0, std::numeric_limits<double>::infinity()),
-            "--opt: must be a decimal number from 0 to inf, got '1e400'");
+            "--opt: must be a finite decimal number, 0 or more, got '1e400'");
   EXPECT_EQ(refusal("2.5", NumberForm::integer, 1, 4096), "--opt: must be an integer from 1 to 4096, got '2.5'");
   EXPECT_EQ(refusal("1e3", NumberForm::integer, 1, 4096), "--opt: must be an integer from 1 to 4096, got '1e3'");
   EXPECT_EQ(refusal("99999999999999999999", NumberForm::integer, 1, 4096),
