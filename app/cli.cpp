@@ -734,7 +734,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       throw UsageError(flags.first_given() + ": only for a batch (several INPUTs, an output FOLDER/, or --files-from)");
     cmd.input = paths[0];
     cmd.output = paths[1];
-    if (std::error_code ec; names_folder(cmd.input) && std::filesystem::is_directory(cmd.input, ec))
+    // A folder never reads as an image, whatever its name (photos.png/).
+    if (std::error_code ec; std::filesystem::is_directory(cmd.input, ec))
       throw UsageError(cmd.input + ": is a folder; to process the images in it, end OUTPUT with '/' (" + cmd.output +
                        "/), the folder they go to");
     cmd.input = input_named(cmd.input);

@@ -242,16 +242,20 @@ TEST(BatchForm, ChosenOnlyByTheDocumentedRules) {
   fs::create_directory(tmp / "dir.png");
   EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "--invert", "b.png"}));
   EXPECT_FALSE(chooses_batch(tmp.path(), {"a.png", "dir.png"})) << "a directory named like an image is not a folder";
-  {  // A folder INPUT alone does not choose it: refused, naming the '/' that would.
+  // A folder INPUT alone does not choose it: refused, naming the '/' that
+  // would, also where the folder is named like an image.
+  for (const char* folder : {"dir", "dir.png"}) {
     const fs::path here = fs::current_path();
     fs::current_path(tmp.path());
-    const char* argv[] = {"gpuimg", "dir", "b.png"};
+    const char* argv[] = {"gpuimg", folder, "b.png"};
     testing::internal::CaptureStderr();
     const ParseResult r = parse_command_line(3, argv);
     const std::string err = testing::internal::GetCapturedStderr();
     fs::current_path(here);
     EXPECT_FALSE(r.run || r.batch) << err;
-    EXPECT_NE(err.find("dir: is a folder; to process the images in it, end OUTPUT with '/' (b.png/)"), std::string::npos)
+    EXPECT_EQ(r.exit_code, static_cast<int>(ExitCode::usage)) << err;
+    EXPECT_NE(err.find(std::string(folder) + ": is a folder; to process the images in it, end OUTPUT with '/' (b.png/)"),
+              std::string::npos)
         << err;
   }
   EXPECT_TRUE(chooses_batch(tmp.path(), {"a.png", "dir"}));

@@ -344,7 +344,6 @@ void make_scene(const fs::path& p) { copy_data("scene.png", p); }
 INSTANTIATE_TEST_SUITE_P(
     , CliBadInput,
     testing::Values(BadInput{"missing", "input.png", make_nothing, {}, {"no such file"}},
-                    BadInput{"directory", "input.png", make_directory, {}, {"is a directory"}},
                     BadInput{"zero_bytes", "input.png", make_empty, {}, {"empty"}},
                     BadInput{"random_bytes", "input.png", make_random, {}, {"not a recognised image"}},
                     BadInput{"truncated_png", "input.png", make_truncated_png, {}, {"truncated", "PNG"}},
@@ -355,6 +354,15 @@ INSTANTIATE_TEST_SUITE_P(
                     BadInput{"over_max_pixels", "input.png", make_scene, {"--max-pixels", "63999"},
                              {"320x200", "--max-pixels"}}),
     [](const testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
+
+// A folder INPUT, even one named like an image, is a bad command line
+// (status 2) whose message gives the batch form.
+TEST(CliBadInputFolder, IsRefusedWithTheBatchForm) {
+  TempDir tmp;
+  make_directory(tmp / "input.png");
+  expect_refusal(tmp, {"input.png", "--device", "cpu", "result.png"}, 2,
+                 {"input.png: is a folder; to process the images in it, end OUTPUT with '/' (result.png/)"});
+}
 
 // ---- bad command lines ------------------------------------------------------
 
