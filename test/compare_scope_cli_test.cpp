@@ -118,5 +118,21 @@ TEST(CompareScopeCli, ManifestCasesTakeIgnoreMaskAndAlpha) {
   EXPECT_NE(r.err.find("golden.txt:1: ignore= must be X,Y,W,H"), std::string::npos) << r.err;
 }
 
+// A mask that is not there fails update as it would fail check, and that
+// case's golden is not written.
+TEST(CompareScopeCli, UpdateReportsAMissingMask) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "scene.png", tmp / "scene.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  std::ofstream(manifest) << "kept   | scene.png | --invert\n"
+                             "masked | scene.png | --invert | mask=none.png\n";
+  const RunResult r = run_binary({"golden", "update", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("masked: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("none.png: no such file"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "kept.png"));
+  EXPECT_FALSE(fs::exists(tmp / "masked.png"));
+}
+
 }  // namespace
 }  // namespace gpuimg::test
