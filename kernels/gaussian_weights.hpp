@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pixel.hpp"
+#include "word_rows_fit.hpp"
 
 namespace gpuimg {
 
@@ -64,6 +65,11 @@ constexpr int kMaxOnePassGaussianRadius = 12;
 // of sums in registers.
 constexpr int kMaxGaussianWordsRadius = 9;
 inline bool gaussian_one_pass(int r) { return r >= 1 && r <= kMaxOnePassGaussianRadius; }
+// Whether that path takes radius r on an image of this shape, tables aside
+// (it takes none): what its launch checks and what the planner asks.
+inline bool gaussian_word_rows(int r, const Shape& in) {
+  return r >= 1 && r <= kMaxGaussianWordsRadius && word_rows::fits(in);
+}
 
 // A stage's data: r, then w_0..w_r (w_i for -i too).
 constexpr int kGaussianWeightsAt = 1;

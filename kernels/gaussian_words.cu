@@ -215,7 +215,7 @@ constexpr auto kRadii = std::make_integer_sequence<int, kMaxGaussianWordsRadius>
 }  // namespace
 
 bool fits_gaussian_words(const CudaStage& s, int r) {
-  return r >= 1 && r <= kMaxGaussianWordsRadius && !s.tables.any() && word_rows::fits(s.in);
+  return !s.tables.any() && gaussian_word_rows(r, s.in);
 }
 
 namespace {

@@ -65,7 +65,7 @@ template <int Bytes> cudaError_t launch(const CudaStage& s) {
 }  // namespace
 
 bool fits_median_words(const CudaStage& s, int radius) {
-  return radius == 1 && !s.tables.any() && word_rows::fits(s.in);
+  return !s.tables.any() && Median::word_rows_path(radius, s.in);
 }
 
 cudaError_t launch_median_words(const CudaStage& s) { return s.in.bytes == 1 ? launch<1>(s) : launch<2>(s); }

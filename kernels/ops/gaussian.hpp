@@ -10,7 +10,6 @@
 
 #include "gaussian_weights.hpp"
 #include "op_spec.hpp"
-#include "word_rows_fit.hpp"
 
 namespace gpuimg {
 
@@ -51,7 +50,7 @@ struct Gaussian {
   // 0.055.
   static bool takes_tables(const Params& p, const Shape& in) {
     const int r = gaussian_radius(p.sigma);
-    return in.bytes == 1 && gaussian_one_pass(r) && !(r <= kMaxGaussianWordsRadius && word_rows::fits(in));
+    return in.bytes == 1 && gaussian_one_pass(r) && !gaussian_word_rows(r, in);
   }
 
   // Two passes of r + 1 multiplies a sample each (pairs folded about the

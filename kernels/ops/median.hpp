@@ -80,8 +80,11 @@ struct Median {
   // alone took 0.066, 0.104 and 0.055 (H200, 7680x4320 RGB, the suite's
   // run at 0267509).
   static bool takes_tables(const Params& p, const Shape& in) {
-    return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius && !(p.radius == 1 && word_rows::fits(in));
+    return in.bytes == 1 && p.radius <= kMaxGpuNetworkRadius && !word_rows_path(p.radius, in);
   }
+  // Whether the word rows path takes this radius and shape, tables aside:
+  // what its launch checks (median_words.cu) and what the planner asks.
+  static bool word_rows_path(int radius, const Shape& in) { return radius == 1 && word_rows::fits(in); }
 
   // The samples in one window, and the rank of its median (from 0).
   GPUIMG_HD static constexpr int window_samples(int radius) { return (2 * radius + 1) * (2 * radius + 1); }
