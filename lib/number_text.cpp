@@ -50,6 +50,7 @@ double parse_number(const std::string& what, const std::string& text, NumberForm
   } else if (const std::optional<long long> i = read_integer<long long>(text)) {
     v = static_cast<double>(*i);
   }
+  if (v && *v >= min && *v <= max && !std::isinf(*v)) return *v;
   // A range open above reads "a finite decimal number, 0 or more": "from 0
   // to inf" would seem to take the 'inf' that no value may be.
   const bool integer = form == NumberForm::integer;
@@ -58,9 +59,7 @@ double parse_number(const std::string& what, const std::string& text, NumberForm
                             " or more"
                       : std::string(integer ? "an integer" : "a decimal number") + " from " + number_text(min) + " to " +
                             number_text(max);
-  if (!v || !(*v >= min && *v <= max) || std::isinf(*v))
-    throw UsageError(what + " must be " + range + ", got '" + text + "'");
-  return *v;
+  throw UsageError(what + " must be " + range + ", got '" + text + "'");
 }
 
 std::string number_text(double v) {
