@@ -1,16 +1,19 @@
 // --convolve on the tensor cores, for the stages convolve_mma.hpp admits:
 // integer matrix products on bytes (byte_mma.cuh), summed exactly in ints.
 //
-// One product makes 16 consecutive samples (of the interleaved row) of 8
+// One product makes 16 consecutive bytes (of the interleaved row) of 8
 // rows for one row dy of the kernel. A holds that row of weights laid
-// along the samples, A[j][k] = weight dx where k = j + 8 + C (dx - W / 2),
-// zero elsewhere: the same for every product, so each lane loads its
-// fragments once, as the host made them (mma_weight_fragments). B holds
-// the 8 rows' 32 bytes from 8 samples before the first output. Summed over
-// the kernel's rows, D is each output's exact S (ops/convolve.hpp), which
-// one integer rounding makes the sample.
+// along the bytes, A[j][k] = weight dx where k = b + 8 + P (dx - W / 2),
+// b the output byte of row j and P the pixel's bytes, zero elsewhere: the
+// same for every product, so each lane loads its fragments once, as the
+// host made them (mma_weight_fragments). B holds the 8 rows' 32 bytes from
+// 8 bytes before the first output. Summed over the kernel's rows, D is
+// each output's exact S (ops/convolve.hpp), which one integer rounding
+// makes the sample. A 16-bit sample is lo + 256 hi: its rows of A sum its
+// low and its high bytes apart (mma_output_byte), and S = S_lo + 256 S_hi,
+// exact in an int as S is less than 2^24.
 //
-// A block of 4 warps owns a tile of 256 samples by 32 rows, a warp 8 of
+// A block of 4 warps owns a tile of 256 bytes by 32 rows, a warp 8 of
 // the rows. It stages the tile's rows, with the kernel's rows above and
 // below and 16 bytes each side, in shared memory as 16-byte vectors.
 // Image rows are whole words, so a row's first byte lands at a whole word
@@ -28,11 +31,11 @@ namespace {
 
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
-constexpr int kTileSamples = 256;
+constexpr int kTileBytes = 256;
 constexpr int kTileRows = 8 * kWarps;
-constexpr int kProducts = kTileSamples / 16;  // along a warp's rows
+constexpr int kProducts = kTileBytes / 16;  // along a warp's rows
 constexpr int kMargin = 16;                    // bytes staged each side of the tile
-constexpr int kStagedBytes = kTileSamples + 2 * kMargin;
+constexpr int kStagedBytes = kTileBytes + 2 * kMargin;
 // A staged row: its bytes from the vector that holds the first, up to 12
 // bytes into it, so at most 19 vectors. 76 words puts each row 12 banks on
 // from the one above: where every row lands at the same word (rows of whole
@@ -40,7 +43,7 @@ constexpr int kStagedBytes = kTileSamples + 2 * kMargin;
 constexpr int kRowVectors = (12 + kStagedBytes + 15) / 16;
 constexpr int kRowWords = 76;
 static_assert(4 * kRowWords >= 16 * kRowVectors && kRowVectors <= 32, "a vector a lane fills a staged row");
-constexpr int kOutStride = kTileSamples + 16;  // bytes of a row of results
+constexpr int kOutStride = kTileBytes + 16;  // bytes of a row of results
 constexpr int kBatch = 4;  // rows a warp loads at once
 
 template <int KH> struct MmaTile {
@@ -55,18 +58,40 @@ template <int KH> struct MmaTile {
 // rows of A's fragments take 28 of them (ptxas spills one word either way).
 template <int KH> constexpr int kMinBlocks = KH <= 5 ? 8 : 6;
 
-template <int KH, bool SignedA>
+// Product m's results, as lane (g, t) holds them (byte_mma.cuh), into a
+// warp's 8 rows of results: d[0] and d[1] are output byte 16 m + g of rows
+// 2t and 2t + 1, d[2] and d[3] byte 16 m + g + 8; at 16 bits d[0] and d[2]
+// are sample 8 m + g's low and high bytes' sums (mma_output_byte).
+template <class T>
+__device__ __forceinline__ void store_results(unsigned char* out, int m, int g, int t, const int (&d)[4],
+                                              const ConvolveSums& sums) {
+  unsigned char* row0 = out + 2 * t * kOutStride;
+  unsigned char* row1 = row0 + kOutStride;
+  if constexpr (sizeof(T) == 1) {
+    row0[16 * m + g] = Convolve::exact_result<std::uint8_t>(d[0], sums);
+    row1[16 * m + g] = Convolve::exact_result<std::uint8_t>(d[1], sums);
+    row0[16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[2], sums);
+    row1[16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[3], sums);
+  } else {
+    reinterpret_cast<std::uint16_t*>(row0)[8 * m + g] = Convolve::exact_result<std::uint16_t>(d[0] + 256 * d[2], sums);
+    reinterpret_cast<std::uint16_t*>(row1)[8 * m + g] = Convolve::exact_result<std::uint16_t>(d[1] + 256 * d[3], sums);
+  }
+}
+
+// `pixel` is a pixel's bytes; the image is handled as bytes throughout,
+// but for the results (store_results).
+template <class T, int KH, bool SignedA>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
     mma_kernel(const std::uint8_t* __restrict__ src, std::uint8_t* __restrict__ dst, int width, int height,
-               int channels, const std::int32_t* __restrict__ data, const std::uint32_t* __restrict__ fragments,
+               int pixel, const std::int32_t* __restrict__ data, const std::uint32_t* __restrict__ fragments,
                int tiles_y) {
   using S = MmaTile<KH>;
   extern __shared__ __align__(16) unsigned char smem[];
   auto* rows = reinterpret_cast<std::uint32_t*>(smem);
   auto* shifts = reinterpret_cast<int*>(smem + S::kShiftsAt);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, g = lane / 4, t = lane % 4;
-  const int row_len = width * channels;
-  const int s0 = blockIdx.x * kTileSamples;
+  const int row_len = width * pixel;  // bytes
+  const int s0 = blockIdx.x * kTileBytes;
   const std::uintptr_t image = reinterpret_cast<std::uintptr_t>(src);
   const std::uintptr_t image_end = image + static_cast<std::size_t>(height) * row_len;
   const ConvolveSums sums = Convolve::sums(data);
@@ -75,10 +100,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
   for (int dy = 0; dy < KH; ++dy)
 #pragma unroll
     for (int q = 0; q < 4; ++q) a[dy][q] = fragments[(4 * dy + q) * 32 + lane];
-  const bool left_edge = s0 == 0, right_edge = s0 + kTileSamples + kMargin > row_len;
+  const bool left_edge = s0 == 0, right_edge = s0 + kTileBytes + kMargin > row_len;
   // Every vector of a staged row within its image row: no loads to check.
   const bool interior = !left_edge && s0 - kMargin + 16 * kRowVectors <= row_len;
-  // Where sample row_len lies in a staged row, from the row's sample s0 - kMargin.
+  // Where byte row_len lies in a staged row, from the row's byte s0 - kMargin.
   const int right = row_len - s0 + kMargin;
   const auto row_from = [&](int y0, int r) {
     return image + static_cast<std::size_t>(clamp_index(y0 + r - KH / 2, height)) * row_len + s0 - kMargin;
@@ -117,22 +142,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
         if (lane == 0) shifts[r] = static_cast<int>(row_from(y0, r) & 15) / 4;
       }
     }
-    if (left_edge || right_edge) {  // samples past the row's ends copy its edge pixel's
+    if (left_edge || right_edge) {  // bytes past the row's ends copy its edge pixel's
       __syncwarp();
 #pragma unroll
       for (int i = 0; i < S::kRowsPerWarp; ++i) {
         const int r = warp + kWarps * i;
         if (r >= S::kRows) break;
         unsigned char* b = smem + 4 * r * kRowWords + (row_from(y0, r) & 15);
-        if (left_edge && lane < kMargin) b[lane] = b[kMargin + ((lane - kMargin) % channels + channels) % channels];
-        for (int k = max(right, 0) + lane; k < kStagedBytes; k += 32)
-          b[k] = b[right - channels + (s0 - kMargin + k) % channels];
+        if (left_edge && lane < kMargin) b[lane] = b[kMargin + ((lane - kMargin) % pixel + pixel) % pixel];
+        for (int k = max(right, 0) + lane; k < kStagedBytes; k += 32) b[k] = b[right - pixel + (s0 - kMargin + k) % pixel];
       }
     }
     __syncthreads();
 
     // B's first word for product 0 of kernel row dy: lane (g, t) reads row
-    // g + dy of its warp's, from 8 samples before the outputs.
+    // g + dy of its warp's, from 8 bytes before the outputs.
     int at[KH];
 #pragma unroll
     for (int dy = 0; dy < KH; ++dy) {
@@ -145,14 +169,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
       int d[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int dy = 0; dy < KH; ++dy) mma_bytes<SignedA, false>(d, a[dy], rows[at[dy] + 4 * m], rows[at[dy] + 4 * m + 4], d);
-      // d[0], d[1]: sample 16 m + g of rows 2t and 2t + 1; d[2], d[3]: sample 16 m + g + 8.
-      out[2 * t * kOutStride + 16 * m + g] = Convolve::exact_result<std::uint8_t>(d[0], sums);
-      out[(2 * t + 1) * kOutStride + 16 * m + g] = Convolve::exact_result<std::uint8_t>(d[1], sums);
-      out[2 * t * kOutStride + 16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[2], sums);
-      out[(2 * t + 1) * kOutStride + 16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[3], sums);
+      store_results<T>(out, m, g, t, d, sums);
     }
     __syncwarp();
-    const int n = min(kTileSamples, row_len - s0);
+    const int n = min(kTileBytes, row_len - s0);
 #pragma unroll
     for (int q = 0; q < 8; ++q) {
       const int y = y0 + 8 * warp + q;
@@ -162,26 +182,32 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
   }
 }
 
-template <int KH, bool SignedA> cudaError_t launch_tiles(const CudaStage& s, const std::uint32_t* fragments) {
-  const int row_len = s.in.width * s.in.channels;
-  const int tiles_x = (row_len + kTileSamples - 1) / kTileSamples;
+template <class T, int KH, bool SignedA> cudaError_t launch_tiles(const CudaStage& s, const std::uint32_t* fragments) {
+  const int pixel = s.in.channels * s.in.bytes, row_len = s.in.width * pixel;
+  const int tiles_x = (row_len + kTileBytes - 1) / kTileBytes;
   const int tiles_y = (s.in.height + kTileRows - 1) / kTileRows;
   static_assert(MmaTile<KH>::kSharedBytes <= 48 * 1024, "a launch takes 48 KB without asking");
-  mma_kernel<KH, SignedA><<<dim3(tiles_x, std::min(tiles_y, kMaxGridY)), kThreads, MmaTile<KH>::kSharedBytes, s.stream>>>(
-      static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), s.in.width, s.in.height,
-      s.in.channels, s.data, fragments, tiles_y);
+  mma_kernel<T, KH, SignedA><<<dim3(tiles_x, std::min(tiles_y, kMaxGridY)), kThreads, MmaTile<KH>::kSharedBytes, s.stream>>>(
+      static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), s.in.width, s.in.height, pixel,
+      s.data, fragments, tiles_y);
   return cudaGetLastError();
 }
 
-template <bool SignedA> cudaError_t launch_tiles(const CudaStage& s, const std::uint32_t* fragments, int kh) {
+template <class T, bool SignedA> cudaError_t launch_tiles(const CudaStage& s, const std::uint32_t* fragments, int kh) {
   static_assert(kMaxMmaConvolveSide == 7, "a kernel for each odd height up to it");
   switch (kh) {
-    case 1: return launch_tiles<1, SignedA>(s, fragments);
-    case 3: return launch_tiles<3, SignedA>(s, fragments);
-    case 5: return launch_tiles<5, SignedA>(s, fragments);
-    case 7: return launch_tiles<7, SignedA>(s, fragments);
+    case 1: return launch_tiles<T, 1, SignedA>(s, fragments);
+    case 3: return launch_tiles<T, 3, SignedA>(s, fragments);
+    case 5: return launch_tiles<T, 5, SignedA>(s, fragments);
+    case 7: return launch_tiles<T, 7, SignedA>(s, fragments);
     default: return cudaErrorInvalidValue;
   }
+}
+
+template <class T>
+cudaError_t launch_tiles(const CudaStage& s, const std::uint32_t* fragments, int kh, MmaWeights kind) {
+  return kind == MmaWeights::signed_bytes ? launch_tiles<T, true>(s, fragments, kh)
+                                          : launch_tiles<T, false>(s, fragments, kh);
 }
 
 }  // namespace
@@ -191,12 +217,12 @@ cudaError_t launch_mma_convolve(const CudaStage& s, const Convolve::Params& p, b
   const MmaWeights kind = mma_convolve_weights(s.in, p, s.host_data);
   if (kind == MmaWeights::none || !aligned_to(s.src, 4) || !aligned_to(s.dst, 4)) return cudaSuccess;
   bool mma = false;
-  if (cudaError_t e = compiled_for_byte_mma(mma_kernel<1, true>, mma); e != cudaSuccess || !mma) return e;
+  if (cudaError_t e = compiled_for_byte_mma(mma_kernel<std::uint8_t, 1, true>, mma); e != cudaSuccess || !mma) return e;
   const int n = p.size.width * p.size.height;
   const auto* fragments = reinterpret_cast<const std::uint32_t*>(s.data + Convolve::fragments_at(n));
   ran = true;
-  return kind == MmaWeights::signed_bytes ? launch_tiles<true>(s, fragments, p.size.height)
-                                          : launch_tiles<false>(s, fragments, p.size.height);
+  return s.in.bytes == 1 ? launch_tiles<std::uint8_t>(s, fragments, p.size.height, kind)
+                         : launch_tiles<std::uint16_t>(s, fragments, p.size.height, kind);
 }
 
 }  // namespace gpuimg

@@ -53,7 +53,7 @@ std::vector<std::int32_t> Convolve::stage_data(const Params& p, const Shape& in)
   for (double k : weights) push_double(data, k);
   push_double(data, sum);
   if (mma_convolve_weights(in, p, data.data()) != MmaWeights::none) {
-    const std::vector<std::uint32_t> fragments = mma_weight_fragments(p, in.channels, data.data());
+    const std::vector<std::uint32_t> fragments = mma_weight_fragments(p, in, data.data());
     data.insert(data.end(), fragments.begin(), fragments.end());
   }
   return data;

@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 #include "convolve_kernels.hpp"
@@ -62,17 +62,27 @@ Launched launch(const Image& in, const OpRecord& rec, std::size_t offset) {
 }
 
 // Signed and unsigned weights, every kernel height it takes (1, 3, 5, 7),
-// and each channel count the kernel's reach admits, on a width past one
-// tile of 256 samples with a cut last tile.
+// and each channel count the kernel's reach admits at each depth, on rows
+// past one tile of 256 bytes with a cut last tile.
 TEST(GpuConvolveMma, RunsWhereTheGpuHasByteMma) {
   GPUIMG_REQUIRE_GPU();
   if (!gpu_has_byte_mma()) GTEST_SKIP() << "this GPU has no byte mma (compute capability below 8.0)";
-  const std::vector<std::pair<std::string, int>> cases = {
-      {ones(5, 5), 1}, {ones(5, 5), 3}, {ones(5, 5), 4}, {random_kernel(7, 7, -20, 20, true, 23), 2},
-      {random_kernel(3, 3, 0, 255, true, 24), 3}, {random_kernel(1, 3, -128, 127, true, 25), 4}, {"5x1:1,4,6,4,1", 3}};
+  const std::vector<std::tuple<std::string, int, Depth>> cases = {
+      {ones(5, 5), 1, Depth::U8},
+      {ones(5, 5), 3, Depth::U8},
+      {ones(5, 5), 4, Depth::U8},
+      {random_kernel(7, 7, -20, 20, true, 23), 2, Depth::U8},
+      {random_kernel(3, 3, 0, 255, true, 24), 3, Depth::U8},
+      {random_kernel(1, 3, -128, 127, true, 25), 4, Depth::U8},
+      {"5x1:1,4,6,4,1", 3, Depth::U8},
+      {ones(5, 5), 1, Depth::U16},
+      {ones(7, 7), 1, Depth::U16},
+      {"5x3:1,-2,3,-2,1,2,4,-6,4,2,1,-2,3,-2,1", 2, Depth::U16},
+      {"3x1:0,255,0", 3, Depth::U16},
+      {"1x3:-128,0,-127", 4, Depth::U16}};
   std::uint32_t seed = 5300;
-  for (const auto& [kernel, channels] : cases) {
-    const Image in = random_image(344, 35, channels, Depth::U8, seed++);
+  for (const auto& [kernel, channels, depth] : cases) {
+    const Image in = random_image(depth == Depth::U8 ? 344 : 172, 35, channels, depth, seed++);
     const OpRecord rec = parse_stage("convolve", {kernel});
     SCOPED_TRACE(kernel + " on " + shape(in));
     ASSERT_NE(mma_convolve_weights(shape_of(in), rec.get<Convolve>(),
@@ -84,16 +94,20 @@ TEST(GpuConvolveMma, RunsWhereTheGpuHasByteMma) {
   }
 }
 
-// Word alignment is the condition: 4 bytes in, the path runs.
+// Word alignment is the condition: 4 bytes in, the path runs; at 16 bits
+// a buffer 2 bytes in, whole samples but off a word, is declined too.
 TEST(GpuConvolveMma, DeclinesBuffersOffAWord) {
   GPUIMG_REQUIRE_GPU();
-  const Image in = random_image(64, 8, 1, Depth::U8, 5400);
   const OpRecord rec = parse_stage("convolve", {ones(5, 5)});
-  for (std::size_t offset : {1, 2, 3}) EXPECT_FALSE(launch(in, rec, offset).ran) << "offset " << offset;
-  if (!gpu_has_byte_mma()) return;
-  const Launched l = launch(in, rec, 4);
-  EXPECT_TRUE(l.ran) << "offset 4";
-  EXPECT_TRUE(same_samples(run_one(in, rec), l.out));
+  for (Depth depth : {Depth::U8, Depth::U16}) {
+    const Image in = random_image(64, 8, 1, depth, 5400);
+    SCOPED_TRACE(shape(in));
+    for (std::size_t offset : {1, 2, 3}) EXPECT_FALSE(launch(in, rec, offset).ran) << "offset " << offset;
+    if (!gpu_has_byte_mma()) return;
+    const Launched l = launch(in, rec, 4);
+    EXPECT_TRUE(l.ran) << "offset 4";
+    EXPECT_TRUE(same_samples(run_one(in, rec), l.out));
+  }
 }
 
 }  // namespace

@@ -94,9 +94,9 @@ MmaWeights mma_for(const std::string& kernel, int width, int channels, int bytes
   return mma_convolve_weights(in, rec.get<Convolve>(), Convolve::stage_data(rec.get<Convolve>(), in).data());
 }
 
-// The GPU's tensor cores (convolve_mma.cu) take 8-bit images whose rows are
-// whole words, on the exact path, up to 7x7, with weights that are bytes,
-// signed or unsigned, and at most 8 samples either side along a row.
+// The GPU's tensor cores (convolve_mma.cu) take images whose rows are whole
+// words, on the exact path, up to 7x7, with weights that are bytes, signed
+// or unsigned, and at most 8 bytes either side along a row.
 TEST(Convolve, WhichStagesTakeTheTensorCores) {
   EXPECT_EQ(mma_for(ones(5, 5), 4, 1), MmaWeights::signed_bytes);
   EXPECT_EQ(mma_for(ones(5, 5), 3, 4), MmaWeights::signed_bytes);  // reach 2 x 4 = 8
@@ -104,7 +104,14 @@ TEST(Convolve, WhichStagesTakeTheTensorCores) {
   EXPECT_EQ(mma_for(ones(7, 1), 4, 3), MmaWeights::none);          // 3 x 3 = 9
   EXPECT_EQ(mma_for(ones(1, 7), 4, 3), MmaWeights::signed_bytes);  // the reach is along rows only
   EXPECT_EQ(mma_for(ones(9, 9), 4, 1), MmaWeights::none);          // past 7x7
-  EXPECT_EQ(mma_for(ones(5, 5), 4, 1, 2), MmaWeights::none);       // 16-bit
+  EXPECT_EQ(mma_for(ones(5, 5), 2, 1, 2), MmaWeights::signed_bytes);  // 16-bit: 2 x 2 bytes
+  EXPECT_EQ(mma_for(ones(7, 7), 2, 1, 2), MmaWeights::signed_bytes);  // 3 x 2
+  EXPECT_EQ(mma_for(ones(5, 5), 2, 2, 2), MmaWeights::signed_bytes);  // 2 x 4
+  EXPECT_EQ(mma_for(ones(3, 3), 1, 4, 2), MmaWeights::signed_bytes);  // 1 x 8
+  EXPECT_EQ(mma_for(ones(5, 5), 2, 3, 2), MmaWeights::none);          // 2 x 6
+  EXPECT_EQ(mma_for(ones(5, 5), 3, 1, 2), MmaWeights::none);          // rows of 6 bytes
+  EXPECT_EQ(mma_for("1x3:0,255,0", 2, 1, 2), MmaWeights::unsigned_bytes);
+  EXPECT_EQ(mma_for("1x3:2,255,0", 2, 1, 2), MmaWeights::none);  // 257 x 65535 >= 2^24: the double path
   EXPECT_EQ(mma_for(ones(5, 5), 6, 1), MmaWeights::none);          // rows of 6 bytes
   EXPECT_EQ(mma_for(ones(5, 5), 4, 3), MmaWeights::signed_bytes);  // rows of 12
   EXPECT_EQ(mma_for("1x3:-128,1,127", 4, 1), MmaWeights::signed_bytes);
@@ -116,43 +123,64 @@ TEST(Convolve, WhichStagesTakeTheTensorCores) {
 
 // The tensor cores' operands: A, read back from the fragments as
 // byte_mma.cuh lays them out, times 32 bytes of a row gives each of its 16
-// outputs the sum of that kernel row's weights times the samples under
-// them, 8 samples after the first input.
+// output bytes the sum of that kernel row's weights times the bytes under
+// them, 8 bytes after the first input; at 16 bits output j < 8 sums the low
+// bytes of sample j and j + 8 the high, so that the two joined are the sum
+// over the samples.
 TEST(Convolve, TensorCoreOperandsMakeEachKernelRowsSums) {
   std::mt19937 rng(17);
+  int taken[3] = {};  // stages that take the tensor cores, by sample bytes
   for (const std::string& kernel : {ones(5, 5), random_kernel(7, 3, -128, 127, true, 31), random_kernel(3, 5, 0, 255, true, 32),
-                                    std::string("1x1:-3"), random_kernel(5, 1, -9, 9, true, 33)})
-    for (int channels = 1; channels <= 4; ++channels) {
-      const OpRecord rec = parse_stage("convolve", {kernel});
-      const Convolve::Params& p = rec.get<Convolve>();
-      const Shape in{4, 3, channels, 1};
-      const std::vector<std::int32_t> data = Convolve::stage_data(p, in);
-      const MmaWeights kind = mma_convolve_weights(in, p, data.data());
-      if (kind == MmaWeights::none) continue;
-      SCOPED_TRACE(kernel + " at " + std::to_string(channels) + " channels");
-      const int kw = p.size.width, n = kw * p.size.height;
-      ASSERT_EQ(data.size(), static_cast<std::size_t>(Convolve::fragments_at(n) + 4 * 32 * p.size.height));
-      const std::vector<double>& weights = number_list(p.weights);
-      for (int dy = 0; dy < p.size.height; ++dy) {
-        int a[16][32] = {};
-        for (int q = 0; q < 4; ++q)
-          for (int lane = 0; lane < 32; ++lane)
-            for (int i = 0; i < 4; ++i) {
-              const auto word = static_cast<std::uint32_t>(data[Convolve::fragments_at(n) + (4 * dy + q) * 32 + lane]);
-              const int byte = static_cast<int>(word >> (8 * i) & 0xff);
-              a[lane / 4 + 8 * (q & 1)][lane % 4 * 4 + 16 * (q >> 1) + i] =
-                  kind == MmaWeights::signed_bytes ? static_cast<std::int8_t>(byte) : byte;
+                                    std::string("1x1:-3"), random_kernel(5, 1, -9, 9, true, 33), std::string("3x1:-128,127,0"),
+                                    std::string("3x1:0,255,0")})
+    for (int bytes = 1; bytes <= 2; ++bytes)
+      for (int channels = 1; channels <= 4; ++channels) {
+        const OpRecord rec = parse_stage("convolve", {kernel});
+        const Convolve::Params& p = rec.get<Convolve>();
+        const Shape in{4, 3, channels, bytes};
+        const std::vector<std::int32_t> data = Convolve::stage_data(p, in);
+        const MmaWeights kind = mma_convolve_weights(in, p, data.data());
+        if (kind == MmaWeights::none) continue;
+        ++taken[bytes];
+        SCOPED_TRACE(kernel + " at " + std::to_string(channels) + " channels of " + std::to_string(bytes) + " bytes");
+        const int kw = p.size.width, n = kw * p.size.height;
+        ASSERT_EQ(data.size(), static_cast<std::size_t>(Convolve::fragments_at(n) + 4 * 32 * p.size.height));
+        const std::vector<double>& weights = number_list(p.weights);
+        for (int dy = 0; dy < p.size.height; ++dy) {
+          int a[16][32] = {};
+          for (int q = 0; q < 4; ++q)
+            for (int lane = 0; lane < 32; ++lane)
+              for (int i = 0; i < 4; ++i) {
+                const auto word = static_cast<std::uint32_t>(data[Convolve::fragments_at(n) + (4 * dy + q) * 32 + lane]);
+                const int byte = static_cast<int>(word >> (8 * i) & 0xff);
+                a[lane / 4 + 8 * (q & 1)][lane % 4 * 4 + 16 * (q >> 1) + i] =
+                    kind == MmaWeights::signed_bytes ? static_cast<std::int8_t>(byte) : byte;
+              }
+          std::uint8_t row[32];
+          for (std::uint8_t& v : row) v = static_cast<std::uint8_t>(rng());
+          const int pixel = channels * bytes;
+          long long product[16];
+          for (int j = 0; j < 16; ++j) {
+            const int b = bytes == 1 ? j : 2 * (j % 8) + j / 8;  // the output byte, written out again
+            long long expected = 0;
+            product[j] = 0;
+            for (int k = 0; k < 32; ++k) product[j] += static_cast<long long>(a[j][k]) * row[k];
+            for (int dx = 0; dx < kw; ++dx) expected += static_cast<long long>(weights[dy * kw + dx]) * row[b + 8 + pixel * (dx - kw / 2)];
+            EXPECT_EQ(product[j], expected) << "output " << j << " of kernel row " << dy;
+          }
+          if (bytes == 1) continue;
+          for (int j = 0; j < 8; ++j) {  // the samples, little-endian: 4 before the first output
+            long long expected = 0;
+            for (int dx = 0; dx < kw; ++dx) {
+              const int at = 2 * (j + 4 + channels * (dx - kw / 2));
+              expected += static_cast<long long>(weights[dy * kw + dx]) * (row[at] + 256 * row[at + 1]);
             }
-        std::uint8_t row[32];
-        for (std::uint8_t& v : row) v = static_cast<std::uint8_t>(rng());
-        for (int j = 0; j < 16; ++j) {
-          long long product = 0, expected = 0;
-          for (int k = 0; k < 32; ++k) product += static_cast<long long>(a[j][k]) * row[k];
-          for (int dx = 0; dx < kw; ++dx) expected += static_cast<long long>(weights[dy * kw + dx]) * row[j + 8 + channels * (dx - kw / 2)];
-          EXPECT_EQ(product, expected) << "output " << j << " of kernel row " << dy;
+            EXPECT_EQ(product[j] + 256 * product[j + 8], expected) << "sample " << j << " of kernel row " << dy;
+          }
         }
       }
-    }
+  EXPECT_EQ(taken[1], 26);
+  EXPECT_EQ(taken[2], 16);
 }
 
 // The exact path's integer rounding is the pinned double division's, for

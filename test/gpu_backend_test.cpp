@@ -593,15 +593,19 @@ TEST(GpuBackend, TablesInTheBlursPassGiveTheStagesBytes) {
         }
 }
 
-// Each kernel on images of only 0s and 255s, every channel count: the
+// Each kernel on images of only 0s and maxima, every channel count: the
 // samples that take a kernel's sums to their extremes, which uniform
 // samples almost never do.
-void expect_agree_on_zeros_and_maxima(std::initializer_list<const char*> kernels, int w, int h, std::uint32_t& seed) {
+void expect_agree_on_zeros_and_maxima(std::initializer_list<const char*> kernels, int w, int h, std::uint32_t& seed,
+                                      Depth depth = Depth::U8) {
   for (const char* kernel : kernels)
     for (int channels = 1; channels <= 4; ++channels) {
-      Image in = random_image(w, h, channels, Depth::U8, seed++);
-      for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
-      SCOPED_TRACE(std::string(kernel) + " on 0s and 255s, " + shape(in));
+      Image in = random_image(w, h, channels, depth, seed++);
+      if (depth == Depth::U8)
+        for (std::uint8_t& v : in.data) v = v & 1 ? 255 : 0;
+      else
+        for (std::size_t i = 0; i < in.data.size() / 2; ++i) in.samples<std::uint16_t>()[i] = in.data[2 * i] & 1 ? 65535 : 0;
+      SCOPED_TRACE(std::string(kernel) + " on 0s and maxima, " + shape(in));
       expect_backends_agree(in, {parse_stage("convolve", {kernel})});
     }
 }
@@ -636,33 +640,40 @@ TEST(GpuBackend, ConvolveEveryKernel) {
 // stages below take it, so a change to its conditions cannot send them
 // elsewhere unnoticed): rows of every alignment to 16 bytes, so that each
 // staged row lands at each word of its first vector; a last tile of 256
-// samples cut short (4 and 88 samples), so that both edges are replicated
+// bytes cut short (4 and 88 bytes), so that both edges are replicated
 // within one product; images shorter than the kernel; every kernel
-// height; and the extremes of signed and unsigned weights on images of 0s
-// and 255s.
+// height; both depths; and the extremes of signed and unsigned weights on
+// images of 0s and maxima.
 TEST(GpuBackend, ConvolveOnTheTensorCores) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 5100;
   const std::vector<std::string> kernels = {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), "1x1:-3",
                                             random_kernel(3, 7, -128, 127, true, 21), random_kernel(7, 3, 0, 255, true, 22),
-                                            random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1"};
+                                            random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1", "7x1:-1,2,-3,4,-3,2,-1"};
+  // Rows of 4 to 344 bytes, each alignment to 16 at some channel count.
+  const std::initializer_list<int> widths8 = {4, 12, 84, 256, 260, 344}, widths16 = {2, 6, 42, 128, 130, 172};
   for (const std::string& kernel : kernels) {
     const OpRecord rec = parse_stage("convolve", {kernel});
     const Convolve::Params& p = rec.get<Convolve>();
-    for (int channels = 1; channels <= 4; ++channels)
-      for (int w : {4, 12, 84, 256, 260, 344})
-        for (int h : {1, 33}) {
-          if (w * channels % 4 != 0) continue;
-          const Image in = random_image(w, h, channels, Depth::U8, seed++);
-          EXPECT_EQ(mma_convolve_weights(shape_of(in), p, Convolve::stage_data(p, shape_of(in)).data()) != MmaWeights::none,
-                    p.size.width / 2 * channels <= kMaxMmaReach)
-              << kernel << " on " << shape(in);
-          SCOPED_TRACE(kernel + " on " + shape(in));
-          expect_backends_agree(in, {rec});
-        }
+    for (Depth d : {Depth::U8, Depth::U16})
+      for (int channels = 1; channels <= 4; ++channels)
+        for (int w : d == Depth::U8 ? widths8 : widths16)
+          for (int h : {1, 33}) {
+            const int bytes = d == Depth::U8 ? 1 : 2;
+            if (w * channels * bytes % 4 != 0) continue;
+            const Image in = random_image(w, h, channels, d, seed++);
+            const std::vector<std::int32_t> data = Convolve::stage_data(p, shape_of(in));
+            EXPECT_EQ(mma_convolve_weights(shape_of(in), p, data.data()) != MmaWeights::none,
+                      Convolve::sums(data.data()).exact && p.size.width / 2 * channels * bytes <= kMaxMmaReach)
+                << kernel << " on " << shape(in);
+            SCOPED_TRACE(kernel + " on " + shape(in));
+            expect_backends_agree(in, {rec});
+          }
   }
   expect_agree_on_zeros_and_maxima({"3x3:-128,127,-128,127,-128,127,-128,127,-128", "3x1:255,255,255", "1x3:-128,0,-128"},
                                    300, 40, seed);
+  expect_agree_on_zeros_and_maxima({"3x1:-128,127,0", "1x3:-128,0,-128", "1x3:0,255,0", "3x3:1,-1,1,-1,1,-1,1,-1,1"}, 150,
+                                   40, seed, Depth::U16);
 }
 
 // The same past the grid's 65535 tile rows, and at 1080p (too slow for the
@@ -671,8 +682,10 @@ TEST(GpuBackend, ConvolveOnTheTensorCoresLarge) {
   GPUIMG_REQUIRE_GPU();
   std::uint32_t seed = 5200;
   expect_backends_agree(random_image(4, 2100000, 1, Depth::U8, seed++), {parse_stage("convolve", {ones(3, 5)})});
-  for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2)})
+  for (const std::string& kernel : {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2)}) {
     expect_backends_agree(random_image(1920, 1080, 3, Depth::U8, seed++), {parse_stage("convolve", {kernel})});
+    expect_backends_agree(random_image(1920, 1080, 1, Depth::U16, seed++), {parse_stage("convolve", {kernel})});
+  }
 }
 
 TEST(GpuBackend, ReportsStageTimes) {
