@@ -195,9 +195,7 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArg
   if (cmd.json)
     std::fputs(check_json(run).c_str(), stdout);
   else
-    std::printf("%zu cases: %d passed, %d failed, %d errors\n", run.cases.size(),
-                run.count(CaseResult::Outcome::pass), run.count(CaseResult::Outcome::fail),
-                run.count(CaseResult::Outcome::error));
+    std::printf("%s\n", check_counts(run).c_str());
   if (cmd.github) std::fputs(github_annotations(run).c_str(), stdout);
   std::fflush(stdout);
   if (!cmd.junit.empty()) {

@@ -68,7 +68,7 @@ TEST(GoldenHtml, ThePageAndItsImages) {
   EXPECT_EQ(read_image((out / "drift.actual.png").string()).data, read_image((tmp / "scene.png").string()).data);
   const std::string page = read_text(out / "index.html");
   EXPECT_EQ(page.find("http"), std::string::npos) << "the page must need no network";
-  EXPECT_NE(page.find("4 cases: 1 passed, 2 failed, 1 errors"), std::string::npos);
+  EXPECT_NE(page.find("4 cases: 1 passed, 2 failed, 1 error;"), std::string::npos);
   EXPECT_NE(page.find("missing.png: no such file"), std::string::npos);
 }
 

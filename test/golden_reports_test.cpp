@@ -55,7 +55,7 @@ TEST(GoldenReports, QuietShowsOnlyWhatDidNotPassAndVerboseTheDevice) {
   EXPECT_EQ(count(r.out, "\n"), 3) << r.out;
   EXPECT_EQ(r.out.find("same "), std::string::npos) << r.out;
   EXPECT_EQ(r.out.rfind("drift ", 0), 0u) << r.out;
-  EXPECT_NE(r.out.find("3 cases: 1 passed, 1 failed, 1 errors"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 cases: 1 passed, 1 failed, 1 error\n"), std::string::npos) << r.out;
   r = run_binary({"golden", "check", manifest, "--device", "cpu", "-v"});
   EXPECT_EQ(r.err.rfind("gpuimg: device: cpu", 0), 0u) << r.err;
   EXPECT_EQ(count(r.out, "\n"), 5) << r.out;
@@ -68,6 +68,22 @@ TEST(GoldenReports, QuietShowsOnlyWhatDidNotPassAndVerboseTheDevice) {
 // with --diff-dir or --html the manifest's own folder, a case's
 // NAME.diff.png would overwrite an input of that name (or, the case
 // passing, remove it as a stale picture); a --junit could be the manifest.
+// A count of one is singular: "1 case", "1 error".
+TEST(GoldenReports, CountsOfOneAreSingular) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  fs::copy_file(data_dir() / "gray.png", tmp / "same.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  std::ofstream(manifest) << "same | gray.png | --invert --invert\n";
+  RunResult r = run_binary({"golden", "check", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\n1 case: 1 passed, 0 failed, 0 errors\n"), std::string::npos) << r.out;
+  std::ofstream(manifest, std::ios::app) << "gone | missing.png | --invert\n";
+  r = run_binary({"golden", "check", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.out.find("\n2 cases: 1 passed, 0 failed, 1 error\n"), std::string::npos) << r.out;
+}
+
 TEST(GoldenReports, PicturesAndReportsNeverReplaceAFileTheManifestNames) {
   TempDir tmp;
   const std::string manifest = three_cases(tmp);
@@ -167,7 +183,7 @@ TEST(GoldenReports, GithubAnnotations) {
   const std::string manifest = three_cases(tmp);
   RunResult r = run_binary({"golden", "check", manifest, "--device", "cpu", "--format", "github"});
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.out.find("3 cases: 1 passed, 1 failed, 1 errors\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 cases: 1 passed, 1 failed, 1 error\n"), std::string::npos) << r.out;
   EXPECT_EQ(count(r.out, "::error "), 2) << r.out;
   EXPECT_NE(r.out.find("::error file=" + manifest + ",line=2,title=golden drift failed::max-diff 183 > 3\n"),
             std::string::npos)

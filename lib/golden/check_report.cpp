@@ -85,6 +85,15 @@ int CheckRun::count(CaseResult::Outcome o) const {
   return n;
 }
 
+std::string check_counts(const CheckRun& run) {
+  const auto counted = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  return counted(run.cases.size(), "case", "cases") + ": " + std::to_string(run.count(CaseResult::Outcome::pass)) +
+         " passed, " + std::to_string(run.count(CaseResult::Outcome::fail)) + " failed, " +
+         counted(static_cast<std::size_t>(run.count(CaseResult::Outcome::error)), "error", "errors");
+}
+
 std::string case_message(const CaseResult& r) {
   std::string out;
   for (const std::string& why : r.reasons) out += (out.empty() ? "" : ", ") + why;

@@ -34,6 +34,10 @@ struct CheckRun {
 // `s` in gpuimg's printable form, with & < > " ' escaped: text for XML and HTML.
 std::string xml_text(const std::string& s);
 
+// The run's counts, as the table's last line and the HTML report give
+// them: "3 cases: 1 passed, 1 failed, 1 error" (a count of 1 singular).
+std::string check_counts(const CheckRun& run);
+
 // The reasons joined into one line, then "; see DIFF" when a picture was written.
 std::string case_message(const CaseResult& r);
 

@@ -83,10 +83,7 @@ std::string html_report(const CheckRun& run) {
   const std::string title = "golden check " + xml_text(run.manifest->path.string());
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + title +
                     "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" + title + "</h1>\n";
-  out += "<p id=\"summary\">" + std::to_string(run.cases.size()) + " cases: " +
-         std::to_string(run.count(CaseResult::Outcome::pass)) + " passed, " +
-         std::to_string(run.count(CaseResult::Outcome::fail)) + " failed, " +
-         std::to_string(run.count(CaseResult::Outcome::error)) + " errors; device " + run.device + ", " +
+  out += "<p id=\"summary\">" + check_counts(run) + "; device " + run.device + ", " +
          xml_text(run.timestamp) + " UTC</p>\n<table>\n<tr><th>case</th><th>result</th><th>why</th></tr>\n";
   for (const CaseResult& c : run.cases) {
     const std::string name = xml_text(c.golden_case->name);
