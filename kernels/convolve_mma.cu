@@ -56,7 +56,8 @@ template <int KH> struct MmaTile {
 };
 
 // Blocks an SM to hold registers to: 64 registers each, but 80 where 7
-// rows of A's fragments take 28 of them (ptxas spills one word either way).
+// rows of A's fragments take 28 of them (ptxas spills a word or two at
+// some heights either way).
 template <int KH> constexpr int kMinBlocks = KH <= 5 ? 8 : 6;
 
 // Product m's results, as lane (g, t) holds them (byte_mma.cuh), into a
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
 
   for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
     const int y0 = ty * kTileRows;
-    // Staged row r is image row y0 + r - KH / 2 (clamped), from sample
+    // Staged row r is image row y0 + r - KH / 2 (clamped), from byte
     // s0 - kMargin, landed `shift` bytes into its first vector; a warp's
     // rows kBatch at a time, their loads in flight together.
 #pragma unroll

@@ -79,6 +79,8 @@ TEST(GpuConvolveMma, RunsWhereTheGpuHasByteMma) {
       {ones(7, 7), 1, Depth::U16},
       {"5x3:1,-2,3,-2,1,2,4,-6,4,2,1,-2,3,-2,1", 2, Depth::U16},
       {"3x1:0,255,0", 3, Depth::U16},
+      {"3x1:-128,127,0", 3, Depth::U16},
+      {random_kernel(3, 3, -40, 40, true, 43), 4, Depth::U16},
       {"1x3:-128,0,-127", 4, Depth::U16}};
   std::uint32_t seed = 5300;
   for (const auto& [kernel, channels, depth] : cases) {
@@ -103,7 +105,7 @@ TEST(GpuConvolveMma, DeclinesBuffersOffAWord) {
     const Image in = random_image(64, 8, 1, depth, 5400);
     SCOPED_TRACE(shape(in));
     for (std::size_t offset : {1, 2, 3}) EXPECT_FALSE(launch(in, rec, offset).ran) << "offset " << offset;
-    if (!gpu_has_byte_mma()) return;
+    if (!gpu_has_byte_mma()) continue;
     const Launched l = launch(in, rec, 4);
     EXPECT_TRUE(l.ran) << "offset 4";
     EXPECT_TRUE(same_samples(run_one(in, rec), l.out));

@@ -111,6 +111,7 @@ TEST(Convolve, WhichStagesTakeTheTensorCores) {
   EXPECT_EQ(mma_for(ones(5, 5), 2, 3, 2), MmaWeights::none);          // 2 x 6
   EXPECT_EQ(mma_for(ones(5, 5), 3, 1, 2), MmaWeights::none);          // rows of 6 bytes
   EXPECT_EQ(mma_for("1x3:0,255,0", 2, 1, 2), MmaWeights::unsigned_bytes);
+  EXPECT_EQ(mma_for("1x3:1,255,0", 2, 1, 2), MmaWeights::unsigned_bytes);  // 256 x 65535 < 2^24
   EXPECT_EQ(mma_for("1x3:2,255,0", 2, 1, 2), MmaWeights::none);  // 257 x 65535 >= 2^24: the double path
   EXPECT_EQ(mma_for(ones(5, 5), 6, 1), MmaWeights::none);          // rows of 6 bytes
   EXPECT_EQ(mma_for(ones(5, 5), 4, 3), MmaWeights::signed_bytes);  // rows of 12

@@ -649,7 +649,9 @@ TEST(GpuBackend, ConvolveOnTheTensorCores) {
   std::uint32_t seed = 5100;
   const std::vector<std::string> kernels = {ones(5, 5), random_kernel(5, 5, -9, 9, true, 2), "1x1:-3",
                                             random_kernel(3, 7, -128, 127, true, 21), random_kernel(7, 3, 0, 255, true, 22),
-                                            random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1", "7x1:-1,2,-3,4,-3,2,-1"};
+                                            random_kernel(7, 7, -20, 20, true, 23), "5x1:1,4,6,4,1", "7x1:-1,2,-3,4,-3,2,-1",
+                                            // exact at 16 bits too (|weights| add up to 129 and 198)
+                                            random_kernel(7, 7, -5, 5, true, 42), random_kernel(3, 3, -40, 40, true, 43)};
   // Rows of 4 to 344 bytes, each alignment to 16 at some channel count.
   const std::initializer_list<int> widths8 = {4, 12, 84, 256, 260, 344}, widths16 = {2, 6, 42, 128, 130, 172};
   for (const std::string& kernel : kernels) {
