@@ -63,6 +63,13 @@ std::vector<std::string> read_list(const std::string& from) {
     else if (errno != EINTR && errno != EAGAIN)
       throw InputError(from, "cannot read the list of files: " + errno_text(errno));
   }
+  // find -print0 separates names with NULs, which no path can hold: read
+  // by lines, the whole list would become one name, cut short where shown.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(from, "not a text list (a NUL byte at byte " + std::to_string(nul) +
+                               "): --files-from reads one path a line, as find prints them without -print0");
+  // A byte order mark, which some Windows editors write, is not part of the first path.
+  if (text.rfind("\xef\xbb\xbf", 0) == 0) text.erase(0, 3);
   std::vector<std::string> paths;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

@@ -109,6 +109,29 @@ TEST(HostileNames, BatchFailureLinesAreEscaped) {
       << printable(r.err);
 }
 
+// A list from find -print0 is refused whole, named, with the byte: read by
+// lines it was one name holding NULs, and its failure line ended at the
+// first. A byte order mark before the first path is skipped.
+TEST(HostileNames, FileListsWithNulsAreRefusedAndByteOrderMarksSkipped) {
+  TempDir tmp;
+  fs::create_directory(tmp / "in");
+  copy_data("tiny.png", tmp / "in" / "a.png");
+  copy_data("tiny.png", tmp / "in" / "b.png");
+  write_bytes(tmp / "list.txt", std::string("in/a.png\0in/b.png\n", 18));
+  RunResult r = run_binary({"--files-from", "list.txt", "--invert", "out/", "--device", "cpu"}, {tmp.path()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "gpuimg: list.txt: not a text list (a NUL byte at byte 8): --files-from reads one path a line, "
+                   "as find prints them without -print0\n")
+      << printable(r.err);
+  EXPECT_FALSE(fs::exists(tmp / "out"));
+
+  write_bytes(tmp / "list.txt", "\xef\xbb\xbfin/a.png\r\nin/b.png\n");
+  r = run_binary({"--files-from", "list.txt", "--invert", "out/", "--device", "cpu", "--quiet"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << printable(r.err);
+  EXPECT_TRUE(fs::exists(tmp / "out" / "in" / "a.png"));
+  EXPECT_TRUE(fs::exists(tmp / "out" / "in" / "b.png"));
+}
+
 TEST(HostileNames, CompareMessagesAreEscaped) {
   TempDir tmp;
   const std::string scene = (data_dir() / "scene.png").string(), gray = (data_dir() / "gray.png").string();
