@@ -33,7 +33,8 @@ constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
 constexpr int kTileBytes = 256;
 constexpr int kTileRows = 8 * kWarps;
-constexpr int kProducts = kTileBytes / 16;  // along a warp's rows
+constexpr int kProducts = kTileBytes / 16;  // along a warp's rows, taken two at a time
+static_assert(kProducts % 2 == 0, "whole pairs of products");
 constexpr int kMargin = 16;                    // bytes staged each side of the tile
 constexpr int kStagedBytes = kTileBytes + 2 * kMargin;
 // A staged row: its bytes from the vector that holds the first, up to 12
@@ -60,23 +61,33 @@ template <int KH> struct MmaTile {
 // some heights either way).
 template <int KH> constexpr int kMinBlocks = KH <= 5 ? 8 : 6;
 
+// The sample from a sum that started at the rounding's half (the
+// accumulators' first value, mma_kernel): exact_result's arithmetic less
+// its add, the sign a multiply rather than a select. Below zero, the half
+// leaves the quotient 0, as exact_result's clamp does.
+template <class T> __device__ __forceinline__ T biased_result(int biased, int sign, const ConvolveSums& s) {
+  const std::uint32_t p = static_cast<std::uint32_t>(max(sign * biased, 0));
+  const std::uint32_t q = s.divisor >= 2 ? __umulhi(p, s.divide.magic) >> s.divide.shift : p;
+  return T(min(q, std::uint32_t{SampleTraits<T>::max}));
+}
+
 // Product m's results, as lane (g, t) holds them (byte_mma.cuh), into a
 // warp's 8 rows of results: d[0] and d[1] are output byte 16 m + g of rows
 // 2t and 2t + 1, d[2] and d[3] byte 16 m + g + 8; at 16 bits d[0] and d[2]
 // are sample 8 m + g's low and high bytes' sums (mma_output_byte).
 template <class T>
-__device__ __forceinline__ void store_results(unsigned char* out, int m, int g, int t, const int (&d)[4],
+__device__ __forceinline__ void store_results(unsigned char* out, int m, int g, int t, const int (&d)[4], int sign,
                                               const ConvolveSums& sums) {
   unsigned char* row0 = out + 2 * t * kOutStride;
   unsigned char* row1 = row0 + kOutStride;
   if constexpr (sizeof(T) == 1) {
-    row0[16 * m + g] = Convolve::exact_result<std::uint8_t>(d[0], sums);
-    row1[16 * m + g] = Convolve::exact_result<std::uint8_t>(d[1], sums);
-    row0[16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[2], sums);
-    row1[16 * m + g + 8] = Convolve::exact_result<std::uint8_t>(d[3], sums);
+    row0[16 * m + g] = biased_result<std::uint8_t>(d[0], sign, sums);
+    row1[16 * m + g] = biased_result<std::uint8_t>(d[1], sign, sums);
+    row0[16 * m + g + 8] = biased_result<std::uint8_t>(d[2], sign, sums);
+    row1[16 * m + g + 8] = biased_result<std::uint8_t>(d[3], sign, sums);
   } else {
-    reinterpret_cast<std::uint16_t*>(row0)[8 * m + g] = Convolve::exact_result<std::uint16_t>(d[0] + 256 * d[2], sums);
-    reinterpret_cast<std::uint16_t*>(row1)[8 * m + g] = Convolve::exact_result<std::uint16_t>(d[1] + 256 * d[3], sums);
+    reinterpret_cast<std::uint16_t*>(row0)[8 * m + g] = biased_result<std::uint16_t>(d[0] + 256 * d[2], sign, sums);
+    reinterpret_cast<std::uint16_t*>(row1)[8 * m + g] = biased_result<std::uint16_t>(d[1] + 256 * d[3], sign, sums);
   }
 }
 
@@ -97,6 +108,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
   const std::uintptr_t image = reinterpret_cast<std::uintptr_t>(src);
   const std::uintptr_t image_end = image + static_cast<std::size_t>(height) * row_len;
   const ConvolveSums sums = Convolve::sums(data);
+  // Each sum starts at the half that rounds its quotient, with the sign
+  // the results take (biased_result); at 16 bits only the low bytes' sums.
+  const int sign = sums.negate ? -1 : 1, half = sign * static_cast<int>(sums.divide.half);
+  const int bias[4] = {half, half, sizeof(T) == 1 ? half : 0, sizeof(T) == 1 ? half : 0};
   std::uint32_t a[KH][4];
 #pragma unroll
   for (int dy = 0; dy < KH; ++dy)
@@ -168,12 +183,20 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<KH>)
       at[dy] = r * kRowWords + shifts[r] + (kMargin - 8) / 4 + t;
     }
     unsigned char* out = smem + S::kOutAt + 8 * warp * kOutStride;
-#pragma unroll 4
-    for (int m = 0; m < kProducts; ++m) {
-      int d[4] = {0, 0, 0, 0};
+    // Two products at a time, which share a word of B on each kernel row:
+    // three loads of it where one at a time took four.
+#pragma unroll 1
+    for (int m = 0; m < kProducts; m += 2) {
+      int d0[4] = {bias[0], bias[1], bias[2], bias[3]}, d1[4] = {bias[0], bias[1], bias[2], bias[3]};
 #pragma unroll
-      for (int dy = 0; dy < KH; ++dy) mma_bytes<SignedA, false>(d, a[dy], rows[at[dy] + 4 * m], rows[at[dy] + 4 * m + 4], d);
-      store_results<T>(out, m, g, t, d, sums);
+      for (int dy = 0; dy < KH; ++dy) {
+        const std::uint32_t* b = rows + at[dy] + 4 * m;
+        const std::uint32_t b0 = b[0], b1 = b[4], b2 = b[8];
+        mma_bytes<SignedA, false>(d0, a[dy], b0, b1, d0);
+        mma_bytes<SignedA, false>(d1, a[dy], b1, b2, d1);
+      }
+      store_results<T>(out, m, g, t, d0, sign, sums);
+      store_results<T>(out, m + 1, g, t, d1, sign, sums);
     }
     __syncwarp();
     const int n = min(kTileBytes, row_len - s0);
