@@ -94,6 +94,24 @@ constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
     {"scale", "resize"},        {"thumbnail", "resize"},       {"fx", "map"},                {"blur", "gaussian"},
 };
 
+// Other tools' names and other spellings of an operation, for a
+// double-dash word: --negate and --grey get "did you mean --invert?"
+// (--grayscale?), as a slip would.
+constexpr std::pair<const char*, const char*> kOtherSpellings[] = {
+    {"grey", "grayscale"},       {"greyscale", "grayscale"}, {"gray", "grayscale"},         {"normalise", "normalize"},
+    {"brightness-contrast", "linear"}, {"negative", "invert"},   {"mirror", "flop"},
+};
+
+std::optional<std::string> other_spelling(const std::string& word) {
+  if (word.size() < 3 || word.compare(0, 2, "--") != 0) return std::nullopt;
+  const std::string name = word.substr(2);
+  for (const auto& [theirs, ours] : kImageMagickNames)
+    if (name == theirs) return std::string("--") + ours;
+  for (const auto& [theirs, ours] : kOtherSpellings)
+    if (name == theirs) return std::string("--") + ours;
+  return std::nullopt;
+}
+
 // The operation's form as --list-ops shows it ("--blur R (1..4096)"), for
 // an ImageMagick-style word such as -blur or -negate; nullopt for others.
 std::optional<std::string> imagemagick_op(const std::string& word) {
@@ -138,8 +156,9 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
     std::string typed;
     for (int i = 1; i + 1 < argc; ++i)
       if (argv[i] == inner.get_name() && argv[i + 1][0] != '-') typed = argv[i + 1];
-    return (typed.empty() ? "give a subcommand: " : "unknown subcommand '" + typed + "'; give ") +
-           joined(names, ", ", " or ");
+    if (typed.empty()) return "give a subcommand: " + joined(names, ", ", " or ");
+    const std::optional<std::string> near = near_miss(typed, names);
+    return "unknown subcommand '" + typed + "'; " + (near ? "did you mean " + *near + "?" : "give " + joined(names, ", ", " or "));
   }
   std::vector<std::string> absent;
   for (const CLI::Option* o : inner.get_options())
@@ -201,7 +220,8 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
       const std::string option = w.substr(0, w.find('='));
       const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
       if (magick) return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
-      const std::optional<std::string> near = near_miss(option, known_options(app));
+      std::optional<std::string> near = subcommand.empty() ? other_spelling(option) : std::nullopt;
+      if (!near) near = near_miss(option, known_options(app));
       return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
     };
     for (const std::string& w : in_order)
@@ -716,6 +736,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     // is that --blur got 'out.png' as its radius.
     const bool listed = !flags.files_from.empty();
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
+    // ImageMagick's and GraphicsMagick's commands, typed out of habit: as a
+    // batch, "gpuimg convert a.png b.png" would read a file named convert.
+    if (std::error_code e; paths.size() >= 2 && !listed && !std::filesystem::exists(paths[0], e))
+      for (const char* theirs : {"convert", "magick", "mogrify", "gm"})
+        if (paths[0] == theirs)
+          throw UsageError("'" + paths[0] + "' is no command: gpuimg takes the files directly, as gpuimg INPUT "
+                           "[OPERATION ...] OUTPUT");
     if (paths.size() == 1 && !listed) {
       if (std::error_code e; paths[0] == "help" && !std::filesystem::exists(paths[0], e))
         throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");

@@ -22,7 +22,16 @@ std::size_t distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::optional<std::string> near_miss(const std::string& word, const std::vector<std::string>& known) {
+  // A name cut short (--gray, --sharp): the one known name it starts, with
+  // at least three letters after the dashes; before the nearest, which
+  // for --sharp would be --shard.
   std::optional<std::string> best;
+  const std::size_t letters = word.size() - std::min(word.find_first_not_of('-'), word.size());
+  int starts = 0;
+  for (const std::string& k : known)
+    if (letters >= 3 && k.size() > word.size() && k.compare(0, word.size(), word) == 0) best = k, ++starts;
+  if (starts == 1) return best;
+  best.reset();
   std::size_t best_distance = std::min<std::size_t>(2, (word.size() - 1) / 2) + 1;
   for (const std::string& k : known)
     if (const std::size_t d = distance(word, k); d < best_distance) best = k, best_distance = d;

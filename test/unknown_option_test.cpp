@@ -21,6 +21,14 @@ TEST(NearMiss, OnlyCloseNamesAreSuggested) {
   EXPECT_EQ(near_miss("--frobnicate", known), std::nullopt);
   EXPECT_EQ(near_miss("-x", known), std::nullopt);
   EXPECT_EQ(near_miss("", known), std::nullopt);
+  // A name cut short: the one option it begins, before a nearer slip.
+  const std::vector<std::string> ops = {"--grayscale", "--gamma", "--shard", "--sharpen", "--no-recursive",
+                                        "--no-auto-orient"};
+  EXPECT_EQ(near_miss("--gray", ops), "--grayscale");
+  EXPECT_EQ(near_miss("--sharp", ops), "--sharpen");
+  EXPECT_EQ(near_miss("--no-", ops), std::nullopt);  // begins two
+  EXPECT_EQ(near_miss("--sh", ops), std::nullopt);   // two letters
+  EXPECT_EQ(near_miss("--max-dif", known), "--max-diff");  // begins two; the nearest
 }
 
 std::string error_of(std::vector<std::string> args) {
@@ -42,6 +50,15 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '--jsn'; did you mean --json? (see gpuimg golden check --help)\n");
   EXPECT_EQ(error_of({scene, "--blr", "3", "out.png"}),
             "gpuimg: unknown option '--blr'; did you mean --blur? (see gpuimg --help)\n");
+  // Other tools' names and spellings, and names cut short.
+  EXPECT_EQ(error_of({scene, "--negate", "out.png"}),
+            "gpuimg: unknown option '--negate'; did you mean --invert? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--grey", "out.png"}),
+            "gpuimg: unknown option '--grey'; did you mean --grayscale? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--gray", "out.png"}),
+            "gpuimg: unknown option '--gray'; did you mean --grayscale? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--sharp", "1", "out.png"}),
+            "gpuimg: unknown option '--sharp'; did you mean --sharpen? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({"compare", scene, scene, "a", "b"}),
             "gpuimg: compare: unexpected argument 'a b' (see gpuimg compare --help)\n");
 }
@@ -52,11 +69,19 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   const std::string scene = (data_dir() / "scene.png").string();
   EXPECT_EQ(error_of({"golden"}), "gpuimg: golden: give a subcommand: check or update (see gpuimg golden --help)\n");
   EXPECT_EQ(error_of({"golden", "chekc", "cases.txt"}),
-            "gpuimg: golden: unknown subcommand 'chekc'; give check or update (see gpuimg golden --help)\n");
+            "gpuimg: golden: unknown subcommand 'chekc'; did you mean check? (see gpuimg golden --help)\n");
+  EXPECT_EQ(error_of({"golden", "run", "cases.txt"}),
+            "gpuimg: golden: unknown subcommand 'run'; give check or update (see gpuimg golden --help)\n");
   EXPECT_EQ(error_of({"golden", "check"}), "gpuimg: golden check: missing MANIFEST (see gpuimg golden check --help)\n");
   EXPECT_EQ(error_of({"report"}), "gpuimg: report: give a subcommand: merge (see gpuimg report --help)\n");
   EXPECT_EQ(error_of({"compare"}), "gpuimg: compare: missing EXPECTED and ACTUAL (see gpuimg compare --help)\n");
   EXPECT_EQ(error_of({"compare", scene}), "gpuimg: compare: missing ACTUAL (see gpuimg compare --help)\n");
+  // ImageMagick's commands typed out of habit, where no such file is.
+  for (const char* theirs : {"convert", "magick"})
+    EXPECT_EQ(error_of({theirs, scene, "out.png"}),
+              std::string("gpuimg: '") + theirs +
+                  "' is no command: gpuimg takes the files directly, as gpuimg INPUT [OPERATION ...] OUTPUT (see "
+                  "gpuimg --help)\n");
   EXPECT_EQ(error_of({"help"}),
             "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
 }
