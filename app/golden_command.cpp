@@ -284,6 +284,17 @@ int execute(const GoldenCommand& cmd) {
 }  // namespace
 
 CaseArgs parse_case_args(const std::vector<std::string>& words) {
+  // The processing command's settings, which a case has no use for: said
+  // so, rather than "not an operation".
+  for (const std::string& w : words) {
+    const std::string flag = w.substr(0, w.find('='));
+    if (flag == "--device") throw UsageError("--device goes to golden check or update, for every case");
+    for (const char* setting : {"--quality", "--format", "--png-level", "--jpeg-subsample", "--strip", "--jobs",
+                                "--frame", "--max-pixels", "--no-auto-orient"})
+      if (flag == setting)
+        throw UsageError(flag + " is a setting of the processing command: a case takes operations and --depth, and "
+                                "its golden is NAME.png");
+  }
   std::optional<std::string> depth;  // given empty is refused, not taken as absent
   CaseArgs a;
   a.pipeline = parse_pipeline(words, [&](CLI::App& app) { app.add_option("--depth", depth)->type_name("8|16"); });

@@ -39,8 +39,14 @@ TEST(GoldenDepth, CasesParseDepthBesideTheirOperations) {
   EXPECT_EQ(refusal({"--depth", "12"}), "--depth: must be 8 or 16 (bits a sample), got '12'");
   EXPECT_EQ(refusal({"--depth", ""}), "--depth: must be 8 or 16 (bits a sample), got ''");
   EXPECT_NE(refusal({"--invert", "--depth"}), "");
-  // The encoder's options change nothing a golden (a PNG) holds: not taken.
-  EXPECT_EQ(refusal({"--quality", "80"}), "not an operation or its value: --quality 80");
+  // The encoder's options change nothing a golden (a PNG) holds: not
+  // taken, and said to be the processing command's.
+  const std::string setting =
+      " is a setting of the processing command: a case takes operations and --depth, and its golden is NAME.png";
+  EXPECT_EQ(refusal({"--quality", "80"}), "--quality" + setting);
+  EXPECT_EQ(refusal({"--invert", "--format=jpg"}), "--format" + setting);
+  EXPECT_EQ(refusal({"--strip"}), "--strip" + setting);
+  EXPECT_EQ(refusal({"--blur", "1", "--device", "cpu"}), "--device goes to golden check or update, for every case");
   EXPECT_EQ(refusal({"--dpth", "8"}), "not an operation or its value: --dpth 8; did you mean --depth?");
 }
 

@@ -37,6 +37,22 @@ TEST(ManifestText, AnErrorNamesThePathAndLine) {
   }
 }
 
+// A byte order mark, as some Windows editors begin UTF-8 with, is skipped
+// before the first line; anywhere else it is a character like any other.
+TEST(ManifestText, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+  std::istringstream text("\xEF\xBB\xBF" "blur | in.png | --blur 1\n");
+  const Manifest m = parse_manifest(text, "m.txt");
+  ASSERT_EQ(m.cases.size(), 1u);
+  EXPECT_EQ(m.cases[0].name, "blur");
+  std::istringstream second("a | in.png | --invert\n\xEF\xBB\xBF" "b | in.png | --invert\n");
+  try {
+    parse_manifest(second, "m.txt");
+    FAIL() << "a mark inside the manifest was skipped";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("m.txt:2: name '", 0), 0u) << e.what();
+  }
+}
+
 // An expression holds blanks and bars: single quotes group them, as a
 // shell's do; a comment may hold an odd quote; an unclosed one is named.
 TEST(ManifestText, QuotesGroupBlanksAndBars) {

@@ -144,7 +144,8 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path, c
   std::size_t more = 0;
   int number = 0;
   for (std::string line; std::getline(text, line);) {
-    ++number;
+    // A byte order mark, as some Windows editors save UTF-8, is no part of the first name.
+    if (++number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     try {
       if (line.size() > kMaxLineBytes)
         throw UsageError("line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +
