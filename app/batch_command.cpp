@@ -182,12 +182,16 @@ class Console {
     std::fprintf(stderr, "gpuimg: %s\n", text.c_str());
     drawn_ = false;
   }
-  void summary(bool interrupted) {
+  // `failed_fast`: --fail-fast stopped the run, which says how much it left.
+  void summary(bool interrupted, bool failed_fast = false) {
     std::lock_guard<std::mutex> lock(mutex_);
     clear_line();
     const double t = seconds();
     const double rate = t > 0 ? static_cast<double>(counts_.processed) / t : 0;
     if (interrupted) std::fprintf(stderr, "gpuimg: interrupted; the files not yet written were left alone\n");
+    if (const std::size_t left = total_ - counts_.done(); failed_fast && !interrupted && left > 0)
+      std::fprintf(stderr, "gpuimg: --fail-fast: stopped at the first failure; %zu %s not processed\n", left,
+                   left == 1 ? "file" : "files");
     std::fprintf(stderr, "gpuimg: %zu processed, %zu failed, %zu skipped in %.2f s (%.1f images/s)\n",
                  counts_.processed, counts_.failed, counts_.skipped, t, rate);
   }
@@ -365,7 +369,7 @@ int execute(const BatchCommand& cmd) {
     return write_run_report(cmd, console, report, static_cast<int>(ExitCode::device), true);
   }
   const int signo = end_recording_stop_signals();
-  console.summary(signo != 0);
+  console.summary(signo != 0, failed_fast);
   if (signo != 0) return write_run_report(cmd, console, report, 128 + signo, true);
   const bool failed = console.counts().failed > 0;
   return write_run_report(cmd, console, report, static_cast<int>(failed ? ExitCode::failure : ExitCode::ok), false);

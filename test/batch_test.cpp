@@ -175,6 +175,7 @@ TEST_F(CliBatch, FailFastStopsAtTheFirstFailure) {
                  {tmp_.path()});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_TRUE(has(r.err, summary(0, 1, 0))) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: --fail-fast: stopped at the first failure; 1 file not processed\n")) << r.err;
   EXPECT_EQ(files_under(tmp_ / "out"), std::set<std::string>{});
 }
 
@@ -314,6 +315,16 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   EXPECT_NE(clash[1].problem.find("a.png: its output " + (tmp / "out" / "a.png").string() + " is also"),
             std::string::npos)
       << clash[1].problem;
+  // One file spelt two ways, or named beside its folder: planned once, as a
+  // path given twice is.
+  const std::string a = (tmp / "in" / "a.png").string(), dotted = (tmp / "in" / "." / "a.png").string();
+  const std::vector<BatchItem> once = plan_batch({{a, dotted, a}, {}, false}, (tmp / "out").string(), "");
+  ASSERT_EQ(once.size(), 1u);
+  EXPECT_EQ(once[0].problem, "");
+  EXPECT_EQ(once[0].output, (tmp / "out" / "a.png").string());
+  const std::vector<BatchItem> folder = plan_batch({{(tmp / "in").string(), dotted}, {}, false}, (tmp / "out").string(), "");
+  ASSERT_EQ(folder.size(), 2u);  // a.png and ga.png
+  for (const BatchItem& item : folder) EXPECT_EQ(item.problem, "") << item.input;
 }
 
 }  // namespace

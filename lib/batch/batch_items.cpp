@@ -132,6 +132,9 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     try {
       item.output = map_output(output_dir, f.relative, output_extension(f.input, format));
       const auto [it, fresh] = taken.emplace(item.output, f.input);
+      // One file given twice, spelt two ways (in/x.png, ./in/x.png; a
+      // folder and a file in it): once, as a path given twice is.
+      if (std::error_code ec; !fresh && fs::equivalent(f.input, it->second, ec)) continue;
       if (!fresh) item.problem = f.input + ": its output " + item.output + " is also " + it->second + "'s";
     } catch (const OutputError& e) {
       item.problem = e.what();  // names the listed path, which is the input
