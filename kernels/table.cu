@@ -101,11 +101,21 @@ __global__ void __launch_bounds__(kLookupThreads) lookup8_kernel(const std::uint
                                                                  std::uint8_t* __restrict__ dst, long long samples,
                                                                  TableData tables) {
   extern __shared__ std::uint32_t banked[];
-  for (int i = threadIdx.x; i < kColourChannels<C> * kWordsPerTable; i += blockDim.x) {
-    const std::int32_t* t = tables.table(i / kWordsPerTable) + 4 * (i % kWordsPerTable / kBanks);
-    banked[i] = std::uint32_t(t[0]) | std::uint32_t(t[1]) << 8 | std::uint32_t(t[2]) << 16 |
+  __shared__ std::uint32_t packed[kColourChannels<C> * 64];  // each table's 64 words, once
+  // A block reads each entry once, all in one round of loads, and copies
+  // the words to the banks from shared memory. Reading an entry for each
+  // copy took six rounds, one after the other, at every block's start;
+  // an SM holds one block (its registers), so nothing else ran meanwhile.
+  static_assert(kColourChannels<C> * 64 <= kLookupThreads && kWordsPerTable % kLookupThreads == 0, "whole rounds");
+  if (const int i = threadIdx.x; i < kColourChannels<C> * 64) {
+    const std::int32_t* t = tables.table(i / 64) + 4 * (i % 64);
+    packed[i] = std::uint32_t(t[0]) | std::uint32_t(t[1]) << 8 | std::uint32_t(t[2]) << 16 |
                 std::uint32_t(t[3]) << 24;
   }
+  __syncthreads();
+#pragma unroll
+  for (int i = threadIdx.x; i < kColourChannels<C> * kWordsPerTable; i += kLookupThreads)
+    banked[i] = packed[i / kBanks];  // word w of table c in bank b: 32 (64 c + w) + b
   __syncthreads();
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(banked) + 4 * (threadIdx.x % kBanks);
   look_up_groups<std::uint8_t, C>(src, dst, samples, [&](int c, std::uint8_t v) {
