@@ -185,6 +185,25 @@ TEST(ReadErrors, TruncatedJpeg) {
   }
 }
 
+// A WebP cut short is named by the size its RIFF header gives; cut inside
+// the header, by libwebp's reason.
+TEST(ReadErrors, TruncatedWebp) {
+  TempDir dir;
+  for (const int quality : {0, 80}) {  // lossless, lossy
+    WriteOptions options;
+    options.webp_quality = quality;
+    write_image(dir.file("whole.webp"), random_image(40, 30, 3, Depth::U8, 9), options);
+    const Bytes webp = load(dir.file("whole.webp"));
+    for (std::size_t cut : {std::size_t{40}, webp.size() / 2, webp.size() - 1}) {
+      SCOPED_TRACE("quality " + std::to_string(quality) + ", cut at " + std::to_string(cut));
+      save(dir.file("cut.webp"), Bytes(webp.begin(), webp.begin() + static_cast<std::ptrdiff_t>(cut)));
+      EXPECT_EQ(read_error(dir.file("cut.webp")), dir.file("cut.webp") + ": truncated WebP (its RIFF header gives " +
+                                                      std::to_string(webp.size()) + " bytes; the file has " +
+                                                      std::to_string(cut) + ")");
+    }
+  }
+}
+
 // A JPEG's markers are walked once, by inspect_input, for its shape and
 // its structure together; the verdict refuses the file there, before any
 // decoding, and the walk travels to the decoder in the InputFile. Past the

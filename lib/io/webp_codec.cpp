@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "backends.hpp"
 #include "frames.hpp"
@@ -31,7 +32,17 @@ const char* status_text(VP8StatusCode status) {
 }
 
 [[noreturn]] void fail(VP8StatusCode status) {
+  if (status == VP8_STATUS_NOT_ENOUGH_DATA) throw CodecFailure("truncated WebP (libwebp: not enough data)");
   throw CodecFailure(std::string("corrupt or unsupported WebP (libwebp: ") + status_text(status) + ")");
+}
+
+// A file shorter than the size its RIFF header gives, as a download or a
+// copy cut short leaves it, said in those numbers.
+void refuse_cut_short(const Bytes& file) {
+  const std::uint64_t whole = detail::read_uint(file, 4, 4, false) + 8;
+  if (whole > file.size())
+    throw CodecFailure("truncated WebP (its RIFF header gives " + std::to_string(whole) + " bytes; the file has " +
+                       std::to_string(file.size()) + ")");
 }
 
 
@@ -60,6 +71,7 @@ using Demuxer = std::unique_ptr<WebPDemuxer, void (*)(WebPDemuxer*)>;
 // The whole file's chunks. Read as a partial file would be, so that one
 // cut short is refused as the still image's decoder refuses it.
 Demuxer demux_of(const Bytes& file) {
+  refuse_cut_short(file);
   const WebPData data{file.data(), file.size()};
   WebPDemuxState state = WEBP_DEMUX_PARSE_ERROR;
   Demuxer demux(WebPDemuxPartial(&data, &state), WebPDemuxDelete);
@@ -104,7 +116,7 @@ ImageShape webp_decoded_shape(const Bytes& file) {
   // A still image's decoder reads no chunk past its image's, where the
   // demuxer would refuse damage the decoder never sees; it refuses a file
   // shorter than the size its RIFF header gives, as this does.
-  if (detail::read_uint(file, 4, 4, false) > file.size() - 8) fail(VP8_STATUS_NOT_ENOUGH_DATA);
+  refuse_cut_short(file);
   return ImageShape{std::uint64_t(features.width), std::uint64_t(features.height), channels_of(features), Depth::U8};
 }
 
@@ -114,6 +126,7 @@ std::size_t webp_frame_count(const Bytes& file) {
 
 Image decode_webp(const Bytes& file, std::uint64_t max_pixels, int frame) {
   const WebPBitstreamFeatures features = features_of(file);
+  refuse_cut_short(file);
   if (features.has_animation) return decode_animation(file, max_pixels, frame);
   frame_to_decode(Format::webp, 1, frame);
   if (features.width <= 0 || features.height <= 0) throw CodecFailure("image has no pixels (width or height 0)");
