@@ -139,7 +139,17 @@ CompareCommand CompareCli::command() const {
   cmd.scope.alpha = parse_alpha_rule("--alpha:", alpha_);
   if (threshold_) cmd.scope.threshold = parse_colour_threshold("--threshold:", *threshold_);
   for (const auto& [spec, text] : limits_)
-    if (sub_->count(std::string("--") + spec->name)) cmd.limits.push_back(parse_threshold("--", *spec, text));
+    if (sub_->count(std::string("--") + spec->name)) {
+      try {
+        cmd.limits.push_back(parse_threshold("--", *spec, text));
+      } catch (const UsageError& e) {
+        // CLI11 does not say which of the names was typed: a bad --psnr
+        // names both, so that the one typed is there.
+        if (!spec->alias) throw;
+        const std::string name = std::string("--") + spec->name, what = e.what();
+        throw UsageError(name + " (or --" + spec->alias + ")" + what.substr(name.size()));
+      }
+    }
   return cmd;
 }
 

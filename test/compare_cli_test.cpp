@@ -57,6 +57,15 @@ TEST(CompareCli, ExitZeroForIdenticalOneForDifferentTwoForErrors) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("gpuimg: ", 0), 0u) << r.err;
   }
+  // A bad value of a limit with two names names both, one of them typed.
+  for (const char* name : {"--psnr", "--min-psnr"}) {
+    r = run_binary({"compare", data("scene.png"), data("scene.png"), name, "abc"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("gpuimg: --min-psnr (or --psnr): must be a finite decimal number, 0 or more, got 'abc'", 0), 0u)
+        << r.err;
+  }
+  r = run_binary({"compare", data("scene.png"), data("scene.png"), "--max-diff", "abc"});
+  EXPECT_EQ(r.err.rfind("gpuimg: --max-diff: must be", 0), 0u) << r.err;
 }
 
 TEST(CompareCli, LimitsDecide) {
