@@ -94,17 +94,18 @@ constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
     {"scale", "resize"},        {"thumbnail", "resize"},       {"fx", "map"},                {"blur", "gaussian"},
 };
 
-// Other tools' names and other spellings of an operation, for a
-// double-dash word: --negate and --grey get "did you mean --invert?"
-// (--grayscale?), as a slip would.
+// Other tools' names and other spellings of an operation: --negate, --grey
+// and -grey get "did you mean --invert?" (--grayscale?), as a slip would
+// (-negate, ImageMagick's own, gets imagemagick_op's message first).
 constexpr std::pair<const char*, const char*> kOtherSpellings[] = {
     {"grey", "grayscale"},       {"greyscale", "grayscale"}, {"gray", "grayscale"},         {"normalise", "normalize"},
     {"brightness-contrast", "linear"}, {"negative", "invert"},   {"mirror", "flop"},
 };
 
 std::optional<std::string> other_spelling(const std::string& word) {
-  if (word.size() < 3 || word.compare(0, 2, "--") != 0) return std::nullopt;
-  const std::string name = word.substr(2);
+  const std::size_t dashes = word.compare(0, 2, "--") == 0 ? 2 : word.compare(0, 1, "-") == 0 ? 1 : 0;
+  if (dashes == 0) return std::nullopt;
+  const std::string name = word.substr(dashes);
   for (const auto& [theirs, ours] : kImageMagickNames)
     if (name == theirs) return std::string("--") + ours;
   for (const auto& [theirs, ours] : kOtherSpellings)
@@ -738,7 +739,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
     // ImageMagick's and GraphicsMagick's commands, typed out of habit: as a
     // batch, "gpuimg convert a.png b.png" would read a file named convert.
-    if (std::error_code e; paths.size() >= 2 && !listed && !std::filesystem::exists(paths[0], e))
+    if (std::error_code e; !listed && !std::filesystem::exists(paths[0], e))
       for (const char* theirs : {"convert", "magick", "mogrify", "gm"})
         if (paths[0] == theirs)
           throw UsageError("'" + paths[0] + "' is no command: gpuimg takes the files directly, as gpuimg INPUT "

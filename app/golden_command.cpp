@@ -284,13 +284,18 @@ int execute(const GoldenCommand& cmd) {
 }  // namespace
 
 CaseArgs parse_case_args(const std::vector<std::string>& words) {
-  // The processing command's settings, which a case has no use for: said
-  // so, rather than "not an operation".
+  // The processing command's own options, which a case has no use for,
+  // named as such rather than "not an operation": golden's own where it
+  // has them, the rest as the processing command's (its --help's list,
+  // less --depth, which a case takes).
   for (const std::string& w : words) {
+    if (w.compare(0, 2, "--") != 0) continue;
     const std::string flag = w.substr(0, w.find('='));
-    if (flag == "--device") throw UsageError("--device goes to golden check or update, for every case");
-    for (const char* setting : {"--quality", "--format", "--png-level", "--jpeg-subsample", "--strip", "--jobs",
-                                "--frame", "--max-pixels", "--no-auto-orient"})
+    for (const char* ours : {"--device", "--verbose", "--quiet"})
+      if (flag == ours) throw UsageError(flag + " goes to golden check or update, for every case");
+    for (const char* setting : {"--devices", "--max-pixels", "--frame", "--quality", "--jpeg-subsample", "--png-level",
+                                "--strip", "--no-auto-orient", "--list-ops", "--report", "--format", "--files-from",
+                                "--jobs", "--shard", "--no-recursive", "--skip-existing", "--fail-fast", "--progress"})
       if (flag == setting)
         throw UsageError(flag + " is a setting of the processing command: a case takes operations and --depth, and "
                                 "its golden is NAME.png");

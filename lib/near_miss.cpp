@@ -22,16 +22,24 @@ std::size_t distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::optional<std::string> near_miss(const std::string& word, const std::vector<std::string>& known) {
-  // A name cut short (--gray, --sharp): the one known name it starts, with
-  // at least three letters after the dashes; before the nearest, which
-  // for --sharp would be --shard.
+  // A name cut short (--gray, --sharp, --dev): the names it begins, where
+  // it has three characters or more after the dashes, if the shortest of
+  // them begins every other (--device, --devices); before the nearest,
+  // which for --sharp would be --shard. Names it begins that part ways
+  // (--no-: --no-recursive, --no-auto-orient) suggest nothing.
+  const std::size_t after_dashes = word.size() - std::min(word.find_first_not_of('-'), word.size());
+  std::vector<const std::string*> begun;
+  if (after_dashes >= 3)
+    for (const std::string& k : known)
+      if (k.size() > word.size() && k.compare(0, word.size(), word) == 0) begun.push_back(&k);
+  if (!begun.empty()) {
+    const std::string* shortest = *std::min_element(
+        begun.begin(), begun.end(), [](const std::string* a, const std::string* b) { return a->size() < b->size(); });
+    for (const std::string* k : begun)
+      if (k->compare(0, shortest->size(), *shortest) != 0) return std::nullopt;
+    return *shortest;
+  }
   std::optional<std::string> best;
-  const std::size_t letters = word.size() - std::min(word.find_first_not_of('-'), word.size());
-  int starts = 0;
-  for (const std::string& k : known)
-    if (letters >= 3 && k.size() > word.size() && k.compare(0, word.size(), word) == 0) best = k, ++starts;
-  if (starts == 1) return best;
-  best.reset();
   std::size_t best_distance = std::min<std::size_t>(2, (word.size() - 1) / 2) + 1;
   for (const std::string& k : known)
     if (const std::size_t d = distance(word, k); d < best_distance) best = k, best_distance = d;

@@ -46,7 +46,10 @@ TEST(GoldenDepth, CasesParseDepthBesideTheirOperations) {
   EXPECT_EQ(refusal({"--quality", "80"}), "--quality" + setting);
   EXPECT_EQ(refusal({"--invert", "--format=jpg"}), "--format" + setting);
   EXPECT_EQ(refusal({"--strip"}), "--strip" + setting);
+  EXPECT_EQ(refusal({"--devices", "all"}), "--devices" + setting);
+  EXPECT_EQ(refusal({"--invert", "--skip-existing"}), "--skip-existing" + setting);
   EXPECT_EQ(refusal({"--blur", "1", "--device", "cpu"}), "--device goes to golden check or update, for every case");
+  EXPECT_EQ(refusal({"--verbose"}), "--verbose goes to golden check or update, for every case");
   EXPECT_EQ(refusal({"--dpth", "8"}), "not an operation or its value: --dpth 8; did you mean --depth?");
 }
 

@@ -26,9 +26,13 @@ TEST(NearMiss, OnlyCloseNamesAreSuggested) {
                                         "--no-auto-orient"};
   EXPECT_EQ(near_miss("--gray", ops), "--grayscale");
   EXPECT_EQ(near_miss("--sharp", ops), "--sharpen");
-  EXPECT_EQ(near_miss("--no-", ops), std::nullopt);  // begins two
+  EXPECT_EQ(near_miss("--no-", ops), std::nullopt);  // begins two that part ways
   EXPECT_EQ(near_miss("--sh", ops), std::nullopt);   // two letters
-  EXPECT_EQ(near_miss("--max-dif", known), "--max-diff");  // begins two; the nearest
+  // Begun names that share the shortest: it.
+  EXPECT_EQ(near_miss("--max-dif", known), "--max-diff");
+  EXPECT_EQ(near_miss("--max-differ", {"--max-diff", "--max-differing", "--max-differing-share"}), "--max-differing");
+  EXPECT_EQ(near_miss("--dev", {"--device", "--devices", "--depth"}), "--device");
+  EXPECT_EQ(near_miss("--ign", known), "--ignore");
 }
 
 std::string error_of(std::vector<std::string> args) {
@@ -55,6 +59,10 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '--negate'; did you mean --invert? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--grey", "out.png"}),
             "gpuimg: unknown option '--grey'; did you mean --grayscale? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "-grey", "out.png"}),
+            "gpuimg: unknown option '-grey'; did you mean --grayscale? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--dev", "cpu", "out.png"}),
+            "gpuimg: unknown option '--dev'; did you mean --device? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--gray", "out.png"}),
             "gpuimg: unknown option '--gray'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--sharp", "1", "out.png"}),
@@ -76,12 +84,18 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(error_of({"report"}), "gpuimg: report: give a subcommand: merge (see gpuimg report --help)\n");
   EXPECT_EQ(error_of({"compare"}), "gpuimg: compare: missing EXPECTED and ACTUAL (see gpuimg compare --help)\n");
   EXPECT_EQ(error_of({"compare", scene}), "gpuimg: compare: missing ACTUAL (see gpuimg compare --help)\n");
-  // ImageMagick's commands typed out of habit, where no such file is.
+  // ImageMagick's commands typed out of habit, where no such file is; a
+  // file of that name is an input like any other.
+  const std::string no_command =
+      "' is no command: gpuimg takes the files directly, as gpuimg INPUT [OPERATION ...] OUTPUT (see gpuimg --help)\n";
   for (const char* theirs : {"convert", "magick"})
-    EXPECT_EQ(error_of({theirs, scene, "out.png"}),
-              std::string("gpuimg: '") + theirs +
-                  "' is no command: gpuimg takes the files directly, as gpuimg INPUT [OPERATION ...] OUTPUT (see "
-                  "gpuimg --help)\n");
+    EXPECT_EQ(error_of({theirs, scene, "out.png"}), std::string("gpuimg: '") + theirs + no_command);
+  EXPECT_EQ(error_of({"convert"}), "gpuimg: 'convert" + no_command);
+  TempDir tmp;
+  fs::copy_file(scene, tmp / "convert");
+  const RunResult r = run_binary({"convert", "--invert", "--device", "cpu", "out.png"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "out.png"));
   EXPECT_EQ(error_of({"help"}),
             "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
 }
