@@ -495,7 +495,9 @@ TEST(OutputErrors, UnsupportedExtension) {
 TEST(OutputErrors, NoExtension) {
   TempDir dir;
   const std::string path = dir.file("out");
-  const std::string expected = path + ": no file extension to choose the output format from (supported: " + kWritable + ")";
+  // A word with no extension may have been meant as a folder.
+  const std::string expected = path + ": no file extension to choose the output format from (supported: " + kWritable +
+                               "); a folder to write into ends in '/': " + path + "/";
   EXPECT_EQ(check_error(path), expected);
   EXPECT_EQ(write_error(path), expected);
 }

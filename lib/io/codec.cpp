@@ -35,8 +35,10 @@ const OutputFormat& output_format_or_throw(const std::string& path, const std::s
   if (f) return *f;
   const std::string supported = " (supported: " + joined(writable_extensions(), ", ") + ")";
   if (ext.empty()) {
-    const std::string hint = written_in_place(path) ? ": give --format EXT" : "";
-    throw OutputError(path, "no file extension to choose the output format from" + hint + supported);
+    const std::string what = "no file extension to choose the output format from";
+    if (written_in_place(path)) throw OutputError(path, what + ": give --format EXT" + supported);
+    // A word with no extension is as often a folder meant for a batch.
+    throw OutputError(path, what + supported + "; a folder to write into ends in '/': " + path + "/");
   }
   throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
 }
