@@ -97,9 +97,16 @@ constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
 // Other tools' names and other spellings of an operation: --negate, --grey
 // and -grey get "did you mean --invert?" (--grayscale?), as a slip would
 // (-negate, ImageMagick's own, gets imagemagick_op's message first).
+// A horizontal flip is --flop, which the nearest name, --flip, is not.
 constexpr std::pair<const char*, const char*> kOtherSpellings[] = {
-    {"grey", "grayscale"},       {"greyscale", "grayscale"}, {"gray", "grayscale"},         {"normalise", "normalize"},
-    {"brightness-contrast", "linear"}, {"negative", "invert"},   {"mirror", "flop"},
+    {"grey", "grayscale"},       {"greyscale", "grayscale"},   {"gray", "grayscale"},
+    {"normalise", "normalize"},  {"brightness-contrast", "linear"}, {"brightness", "linear"},
+    {"contrast", "linear"},      {"negative", "invert"},       {"mirror", "flop"},
+    {"hflip", "flop"},           {"fliph", "flop"},            {"flip-h", "flop"},
+    {"flip-horizontal", "flop"}, {"vflip", "flip"},            {"flipv", "flip"},
+    {"flip-v", "flip"},          {"flip-vertical", "flip"},    {"unsharpen", "unsharp"},
+    {"unsharp-mask", "unsharp"}, {"usm", "unsharp"},           {"box-blur", "blur"},
+    {"threads", "jobs"},
 };
 
 std::optional<std::string> other_spelling(const std::string& word) {
@@ -126,6 +133,26 @@ std::optional<std::string> imagemagick_op(const std::string& word) {
     if (name == Op::name) form = op_form<Op>();
   });
   return form;
+}
+
+// A subcommand's name counts only before any INPUT: "gpuimg photos/
+// --invert report" writes into the folder report, where CLI11 alone takes
+// the name for the subcommand wherever it stands. Options' values, by what
+// each takes, are no INPUT (gpuimg --device cpu compare ...).
+void subcommands_first(CLI::App& app, int argc, const char* const* argv) {
+  const std::vector<CLI::App*> subs = app.get_subcommands([](CLI::App*) { return true; });
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.size() > 1 && word[0] == '-') {
+      const CLI::Option* o = app.get_option_no_throw(word.substr(0, word.find('=')));
+      if (o && o->get_items_expected_max() > 0 && word.find('=') == std::string::npos) ++i;
+      continue;
+    }
+    if (std::none_of(subs.begin(), subs.end(), [&](CLI::App* sub) { return sub->check_name(word); }))
+      for (CLI::App* sub : subs) sub->disabled();
+    return;
+  }
 }
 
 // The subcommands parsed, innermost last: {golden, check}.
@@ -221,6 +248,8 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
       const std::string option = w.substr(0, w.find('='));
       const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
       if (magick) return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
+      if (subcommand.empty() && (option == "-o" || option == "--output"))
+        return "unknown option '" + option + "': OUTPUT is the last word, as in gpuimg INPUT [OPERATION ...] OUTPUT";
       std::optional<std::string> near = subcommand.empty() ? other_spelling(option) : std::nullopt;
       if (!near) near = near_miss(option, known_options(app));
       return "unknown option '" + option + "'" + (near ? "; did you mean " + *near + "?" : "");
@@ -538,10 +567,12 @@ Depth parse_depth(const std::string& text) {
 }
 
 DeviceChoice parse_device(const std::string& text) {
-  if (text == "auto") return DeviceChoice::automatic;
+  // Any case, as format and filter names are (CPU, CUDA).
+  const std::string word = ascii_lower(text);
+  if (word == "auto") return DeviceChoice::automatic;
   // "gpu" is what people type for the one GPU backend there is.
-  if (text == "cuda" || text == "gpu") return DeviceChoice::cuda;
-  if (text == "cpu") return DeviceChoice::cpu;
+  if (word == "cuda" || word == "gpu") return DeviceChoice::cuda;
+  if (word == "cpu") return DeviceChoice::cpu;
   throw UsageError("--device: must be auto, cuda (or gpu) or cpu, got '" + text + "'");
 }
 
@@ -668,6 +699,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     const std::string path = command_path(app);
     return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
   };
+  subcommands_first(app, argc, argv);
   try {
     app.parse(argc, argv);
     if (const std::optional<std::string> refused = flag_given_a_value(app, argc, argv)) {
@@ -747,6 +779,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (paths.size() == 1 && !listed) {
       if (std::error_code e; paths[0] == "help" && !std::filesystem::exists(paths[0], e))
         throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
+      // "--resize 100x100> th.png" unquoted: the shell took "> th.png" as
+      // a redirection, leaving the size last and an empty th.png.
+      if (argc >= 3 && std::string(argv[argc - 2]) == "--resize")
+        throw UsageError("missing OUTPUT: a '>' or '<' after a size (--resize 100x100>) must be quoted, "
+                         "'100x100>', or the shell reads it as a redirection");
       throw UsageError("missing OUTPUT");
     }
     // An empty word is most often an unset shell variable ("$in"); as a

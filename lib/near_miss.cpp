@@ -27,6 +27,7 @@ std::optional<std::string> near_miss(const std::string& word, const std::vector<
   // them begins every other (--device, --devices); before the nearest,
   // which for --sharp would be --shard. Names it begins that part ways
   // (--no-: --no-recursive, --no-auto-orient) suggest nothing.
+  if (std::find(known.begin(), known.end(), word) != known.end()) return word;  // a name as it is: itself
   const std::size_t after_dashes = word.size() - std::min(word.find_first_not_of('-'), word.size());
   std::vector<const std::string*> begun;
   if (after_dashes >= 3)

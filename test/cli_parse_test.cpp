@@ -69,6 +69,9 @@ TEST(CliParse, DeviceAndLimits) {
   EXPECT_TRUE(p.result.command.verbose);
   EXPECT_EQ(parse({"a.png", "b.png", "--device", "cuda"}).result.command.device, DeviceChoice::cuda);
   EXPECT_EQ(parse({"a.png", "b.png", "--device", "gpu"}).result.command.device, DeviceChoice::cuda);
+  // Any case, as format and filter names are.
+  EXPECT_EQ(parse({"a.png", "b.png", "--device", "CPU"}).result.command.device, DeviceChoice::cpu);
+  EXPECT_EQ(parse({"a.png", "b.png", "--device", "Cuda"}).result.command.device, DeviceChoice::cuda);
 }
 
 struct BadCase {
@@ -212,10 +215,10 @@ const std::vector<NumberOption> kNumberOptions = {
     {{"compare", "a.png", "b.png", "--max-differing-share"}, "", "", "--max-differing-share:"},
     {{"compare", "a.png", "b.png", "--max-mae"}, "", "", "--max-mae:"},
     {{"compare", "a.png", "b.png", "--max-rmse"}, "", "", "--max-rmse:"},
-    {{"compare", "a.png", "b.png", "--min-psnr"}, "", "", "--min-psnr:"},
-    {{"compare", "a.png", "b.png", "--psnr"}, "", "", "--min-psnr:"},
-    {{"compare", "a.png", "b.png", "--min-ssim"}, "", "", "--min-ssim:"},
-    {{"compare", "a.png", "b.png", "--ssim"}, "", "", "--min-ssim:"},
+    {{"compare", "a.png", "b.png", "--min-psnr"}, "", "", "--min-psnr (or --psnr):"},
+    {{"compare", "a.png", "b.png", "--psnr"}, "", "", "--min-psnr (or --psnr):"},
+    {{"compare", "a.png", "b.png", "--min-ssim"}, "", "", "--min-ssim (or --ssim):"},
+    {{"compare", "a.png", "b.png", "--ssim"}, "", "", "--min-ssim (or --ssim):"},
 };
 
 TEST(CliParse, EveryNumericOptionRefusesAllButPlainDecimals) {

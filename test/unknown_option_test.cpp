@@ -33,6 +33,7 @@ TEST(NearMiss, OnlyCloseNamesAreSuggested) {
   EXPECT_EQ(near_miss("--max-differ", {"--max-diff", "--max-differing", "--max-differing-share"}), "--max-differing");
   EXPECT_EQ(near_miss("--dev", {"--device", "--devices", "--depth"}), "--device");
   EXPECT_EQ(near_miss("--ign", known), "--ignore");
+  EXPECT_EQ(near_miss("--max-diff", known), "--max-diff");  // a name itself, though it begins another
 }
 
 std::string error_of(std::vector<std::string> args) {
@@ -63,6 +64,14 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '-grey'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--dev", "cpu", "out.png"}),
             "gpuimg: unknown option '--dev'; did you mean --device? (see gpuimg --help)\n");
+  // A horizontal flip is --flop, though --flip is nearer.
+  EXPECT_EQ(error_of({scene, "--hflip", "out.png"}),
+            "gpuimg: unknown option '--hflip'; did you mean --flop? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--unsharp-mask", "2", "out.png"}),
+            "gpuimg: unknown option '--unsharp-mask'; did you mean --unsharp? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--invert", "-o", "out.png"}),
+            "gpuimg: unknown option '-o': OUTPUT is the last word, as in gpuimg INPUT [OPERATION ...] OUTPUT (see "
+            "gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--gray", "out.png"}),
             "gpuimg: unknown option '--gray'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--sharp", "1", "out.png"}),
@@ -91,6 +100,10 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   for (const char* theirs : {"convert", "magick"})
     EXPECT_EQ(error_of({theirs, scene, "out.png"}), std::string("gpuimg: '") + theirs + no_command);
   EXPECT_EQ(error_of({"convert"}), "gpuimg: 'convert" + no_command);
+  // A size's '>' left to the shell: the size is the last word.
+  EXPECT_EQ(error_of({scene, "--resize", "100x100"}),
+            "gpuimg: missing OUTPUT: a '>' or '<' after a size (--resize 100x100>) must be quoted, '100x100>', or the "
+            "shell reads it as a redirection (see gpuimg --help)\n");
   TempDir tmp;
   fs::copy_file(scene, tmp / "convert");
   const RunResult r = run_binary({"convert", "--invert", "--device", "cpu", "out.png"}, {tmp.path()});

@@ -21,7 +21,7 @@ struct Map {
   static constexpr const char* summary =
       "Evaluate EXPR for each colour sample (v, r, g, b, a in 0..1; c; x, y; w, h): floor(max * clamp(EXPR, 0, 1) + "
       "0.5); E1;E2;E3 gives one per channel.";
-  static constexpr const char* example = "--map v*(1-0.6*hypot(x/w-0.5,y/h-0.5))";
+  static constexpr const char* example = "--map 'v*(1-0.6*hypot(x/w-0.5,y/h-0.5))'";
   static constexpr Kind kind = Kind::custom;
 
   struct Params {

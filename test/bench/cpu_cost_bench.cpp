@@ -40,7 +40,9 @@ double median_ms(const Image& in, const Pipeline& pipeline, int threads, int rep
 std::vector<std::string> example_values(const std::string& example) {
   std::istringstream words(example);
   std::vector<std::string> out;
-  for (std::string w; words >> w;) out.push_back(w);
+  // As a shell splits it: a word in single quotes without them.
+  for (std::string w; words >> w;)
+    out.push_back(w.size() >= 2 && w.front() == '\'' && w.back() == '\'' ? w.substr(1, w.size() - 2) : w);
   out.erase(out.begin());
   return out;
 }

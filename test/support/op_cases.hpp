@@ -81,13 +81,17 @@ inline std::string value_name(std::string s) {
   return s;
 }
 
-// The stage of an op's example ("--levels 5%,95%,1.2").
+// The stage of an op's example ("--levels 5%,95%,1.2"), as a shell
+// splits it: a word in single quotes ('v*(1-x/w)', as --help shows an
+// expression) without them.
 template <class Op> OpRecord example_stage() {
   std::istringstream words(Op::example);
   std::string flag, word;
   std::vector<std::string> values;
   words >> flag;
-  while (words >> word) values.push_back(word);
+  while (words >> word)
+    values.push_back(word.size() >= 2 && word.front() == '\'' && word.back() == '\'' ? word.substr(1, word.size() - 2)
+                                                                                     : word);
   return parse_stage(Op::name, values);
 }
 
