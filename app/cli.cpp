@@ -672,7 +672,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "needs; in a batch, every output's (default: the input's extension, png where gpuimg cannot write "
                  "it)")->type_name("EXT");
   app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
-                 "written under the same relative paths (no absolute paths, no '..')")->type_name("LIST")->group(batch_group);
+                 "written under the same relative paths (absolute ones only inside the current folder; no '..')")->type_name("LIST")->group(batch_group);
   app.add_option("--jobs", flags.jobs, "Decode and encode threads, and images in flight per stage")
       ->type_name("N")->default_str("hardware threads")->group(batch_group);
   app.add_option("--devices", flags.devices, "Spread the images over these GPUs: all, or numbers such as 0,1 "

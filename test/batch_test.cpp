@@ -87,6 +87,25 @@ TEST_F(CliBatch, HostileListedPathsAreRefusedAndNothingLeavesTheOutputFolder) {
   EXPECT_EQ(after, before) << "a file was created";
 }
 
+// find "$PWD" lists absolute paths: inside the current folder they are
+// written relative to it; outside, still refused.
+TEST_F(CliBatch, ListedAbsolutePathsInsideTheCurrentFolderAreMirroredRelativeToIt) {
+  const fs::path here = fs::canonical(tmp_.path());
+  write_bytes(tmp_ / "list.txt", (here / "in" / "a.png").string() + "\n" + (here / "in" / "sub" / "b.jpg").string() +
+                                     "\n" + (here / "in" / ".." / "in" / "ga.png").string() + "\n");
+  const RunResult r = run_binary(args({"--files-from", "list.txt"}, args(kOps, {"out/"})), {tmp_.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(files_under(tmp_ / "out"), (std::set<std::string>{"in/a.png", "in/ga.png", "in/sub/b.jpg"}));
+  // From a folder below, two of them lie outside it.
+  const RunResult below =
+      run_binary(args({"--files-from", "../../list.txt"}, args(kOps, {"out/"})), {tmp_ / "in" / "sub"});
+  EXPECT_EQ(below.status, 1) << below.err;
+  EXPECT_TRUE(has(below.err, (here / "in" / "a.png").string() + ": would be written outside the output folder"))
+      << below.err;
+  EXPECT_TRUE(has(below.err, summary(1, 2, 0))) << below.err;
+  EXPECT_EQ(files_under(tmp_ / "in" / "sub" / "out"), std::set<std::string>{"b.jpg"});
+}
+
 TEST_F(CliBatch, SkipExistingSkipsExactlyTheExistingOutputs) {
   fs::create_directories(tmp_ / "out" / "sub");
   write_bytes(tmp_ / "out" / "a.png", "old");

@@ -75,6 +75,20 @@ std::string output_extension(const std::string& input, const std::string& format
   return contains(writable_extensions(), ext) ? input.substr(input.size() - ext.size()) : "png";
 }
 
+// A listed path as it is mirrored: as listed where relative; where
+// absolute and inside the current folder (find "$PWD" lists those),
+// relative to it; any other absolute path as it is, for map_output to
+// refuse.
+std::string listed_relative(const std::string& path) {
+  const fs::path p(path);
+  std::error_code ec;
+  if (!p.is_absolute()) return path;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) return path;
+  const fs::path rel = p.lexically_normal().lexically_relative(cwd);
+  return rel.empty() || *rel.begin() == ".." ? path : rel.string();
+}
+
 }  // namespace
 
 std::string named_file_output(const std::string& input, const std::string& output_dir, const std::string& format) {
@@ -96,7 +110,8 @@ std::string map_output(const std::string& output_dir, const std::string& relativ
                  rel.filename() == ".";
   for (const fs::path& part : rel)
     if (part == "..") escapes = true;
-  if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..')");
+  if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..', or an "
+                                                   "absolute one inside the current folder)");
   fs::path out = fs::path(output_dir) / rel;
   out.replace_extension(extension);
   return out.string();
@@ -113,7 +128,7 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     else
       found.push_back({path, file_name(path)});
   }
-  for (const std::string& path : sources.listed) found.push_back({path, path});
+  for (const std::string& path : sources.listed) found.push_back({path, listed_relative(path)});
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
   found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
               found.end());

@@ -33,7 +33,8 @@ struct Sources {
 // extension is in readable_extensions(), mirrored by its path relative to the
 // folder. Files named on the command line: whatever their extension, written
 // under their file name. Listed files: under the path as listed, which must be
-// relative and free of '..'. The output keeps the input's extension, or takes
+// relative and free of '..', or absolute inside the current folder (then
+// relative to it). The output keeps the input's extension, or takes
 // `format` when not empty; an extension gpuimg cannot write becomes png.
 // Sorted by input path; two inputs that map to one output: the later fails.
 // Folder walks skip `output_dir` itself. Throws InputError for a missing
