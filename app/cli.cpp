@@ -319,6 +319,27 @@ bool names_folder(const std::string& path) {
   return !image_extension(lower_extension(path));
 }
 
+// "--map v *0.5": a value with a space, its quotes lost, leaves a word
+// after it that the command line takes for an INPUT. Where OUTPUT is no
+// folder, so that the batch would blame it, a word right after an
+// option's value that is no file and has no image's extension is named.
+void refuse_unquoted_value(CLI::App& app, int argc, const char* const* argv, const std::string& output) {
+  if (std::error_code e; names_folder(output) || std::filesystem::is_directory(output, e)) return;
+  const std::vector<std::string> images = readable_extensions();
+  for (int i = 3; i < argc; ++i) {
+    const std::string option = argv[i - 2], value = argv[i - 1], word = argv[i];
+    if (word.empty() || word[0] == '-' || value.empty() || value[0] == '-' || option.size() < 2 || option[0] != '-' ||
+        option.find('=') != std::string::npos)
+      continue;
+    const CLI::Option* o = app.get_option_no_throw(option);
+    if (std::error_code e; o && o->get_items_expected_max() > 0 && !std::filesystem::exists(word, e) &&
+                           std::find(images.begin(), images.end(), lower_extension(word)) == images.end())
+      throw UsageError("unexpected argument '" + word + "' after " + option + " " + value +
+                       ": a value with spaces needs quotes (" + option + " '" + value + " " + word + "')");
+  }
+}
+
+
 // `--format jpg out.png` (or jpg:out.png) writes what it says, into a name every
 // later reader will take for another format: said, not refused, since
 // the caller may mean it.
@@ -496,7 +517,7 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
     if (paths.size() > 2)
       throw UsageError("unexpected argument '" + batch.output_dir +
                        "': give one INPUT and one OUTPUT, or several INPUTs and an output folder "
-                       "(an existing directory or a path ending in '/')");
+                       "(an existing directory or a path ending in '/': " + batch.output_dir + "/)");
     throw UsageError(batch.output_dir + ": --files-from writes into a folder: an existing directory or a path ending in '/'");
   }
   std::transform(paths.begin(), paths.end() - 1, std::back_inserter(batch.sources.paths), input_named);
@@ -792,6 +813,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[i].empty())
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
+      if (paths.size() > 2) refuse_unquoted_value(app, argc, argv, paths.back());
       result.batch = batch_command(paths, flags, format, encoder_given, cmd);
       return result;
     }

@@ -143,6 +143,12 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{{"a.png", "--invert"}, "missing OUTPUT"},
                     BadCase{{"a.png", "--bogus", "b.png"}, "unknown option '--bogus'"},
                     BadCase{{"a.png", "b.png", "c.png"}, "unexpected argument 'c.png'"},
+                    BadCase{{"a.png", "b.png", "outy"}, "an output folder (an existing directory or a path ending in "
+                                                        "'/': outy/)"},
+                    // An expression's quotes lost to the shell: the word after its value is named.
+                    BadCase{{"a.png", "--map", "v", "*0.5", "b.png"},
+                            "unexpected argument '*0.5' after --map v: a value with spaces needs quotes (--map 'v "
+                            "*0.5')"},
                     BadCase{{"a.png", "b.png", "--blur"}, "--blur"},
                     BadCase{{"a.png", "b.png", "--resize"}, "--resize: missing its value, SIZE[:FILTER]"},
                     BadCase{{"a.png", "b.png", "--depth"}, "--depth: missing its value, 8|16"},
