@@ -147,6 +147,9 @@ std::optional<SizeSpec> read_odd_size(std::string_view text, const ParamSpec& sp
 // side in pixels, named for what they are: the list of forms alone leaves
 // a user to spot the difference.
 std::string size_hint(ParamType type, std::string_view text) {
+  // ImageMagick's -resize 50 is a width: here that is 50x.
+  if (type == ParamType::size && !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos)
+    return "; a width alone is " + std::string(text) + "x, a height alone x" + std::string(text);
   const std::size_t x = text.find('x'), percent = text.find('%');
   if (type != ParamType::size || x == std::string_view::npos || percent == std::string_view::npos) return "";
   const std::string_view w = text.substr(0, x), h = text.substr(x + 1);

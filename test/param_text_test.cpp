@@ -92,6 +92,8 @@ TEST(ParamText, SizesTakeMarksAndPercentagesOfEachSide) {
   const std::string hint = "; each side takes its own '%' (50%x25%), and a side in pixels cannot sit beside one in percent";
   EXPECT_EQ(refusal(spec, "50x25%"), form + "50x25%'" + hint);
   EXPECT_EQ(refusal(spec, "50%x25"), form + "50%x25'" + hint);
+  // ImageMagick's width alone, a number: its form here.
+  EXPECT_EQ(refusal(spec, "50"), form + "50'; a width alone is 50x, a height alone x50");
   for (const char* bad : {"50%x", "x50%", "%x50%", "50%x%", "50%x25%>", "50%<", "100x<", "x100<",
                           "100x100<>", "<", "-5%x5%", "5%x+5%", "0%x5%", "5%x0%", "5%x1000001%", "50%x25%x2%",
                           "50%25%", "50%X25%", "50 %x25%", "nan%x5%", ""})
