@@ -155,6 +155,13 @@ TEST(CompareThresholds, BadLimitsAreRefused) {
     EXPECT_EQ(std::string(e.what()), "--max-diff: must be a decimal number from 0 to 65535, got '-1'");
   }
   EXPECT_EQ(find_threshold("psnr"), nullptr);  // aliases are the CLI's only
+  // A share may be a percentage; other limits may not.
+  const ThresholdSpec& share = *find_threshold("max-differing-share");
+  EXPECT_EQ(parse_threshold("--", share, "5%").limit, 0.05);
+  EXPECT_EQ(parse_threshold("--", share, "100%").limit, 1);
+  EXPECT_EQ(parse_threshold("--", share, "0.05").limit, 0.05);
+  for (const char* bad : {"101%", "-1%", "%", "5 %", "5%%"}) EXPECT_THROW(parse_threshold("--", share, bad), UsageError) << bad;
+  EXPECT_THROW(parse_threshold("--", ssim, "90%"), UsageError);
 }
 
 TEST(CompareJson, OnePixelOffByOneInTheDocumentedSchema) {

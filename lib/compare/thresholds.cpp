@@ -9,7 +9,12 @@ const ThresholdSpec* find_threshold(const std::string& name) {
 }
 
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text) {
-  return {&spec, parse_number(where + spec.name + ":", text, NumberForm::decimal, spec.min, spec.max)};
+  const std::string what = where + spec.name + ":";
+  // "5%", as --threshold and --levels take a share.
+  if (spec.percent && !text.empty() && text.back() == '%')
+    return {&spec, parse_number(what, text.substr(0, text.size() - 1), NumberForm::decimal, spec.min * 100,
+                                spec.max * 100) / 100};
+  return {&spec, parse_number(what, text, NumberForm::decimal, spec.min, spec.max)};
 }
 
 Ssim ssim_needed(const Thresholds& limits) {

@@ -20,6 +20,7 @@ struct ThresholdSpec {
   const char* meaning;  // for --help
   double (*metric)(const ChannelMetrics&);
   bool needs_ssim = false;  // its metric is SSIM, which compare_images computes only when asked
+  bool percent = false;     // a share, which may also be written as a percentage (5%)
 };
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -29,8 +30,8 @@ inline const ThresholdSpec kThresholds[] = {
      [](const ChannelMetrics& m) { return double(m.max_diff); }},
     {"max-differing", nullptr, false, 0, 1e18, "number of pixels with any differing sample",
      [](const ChannelMetrics& m) { return double(m.differing); }},
-    {"max-differing-share", nullptr, false, 0, 1, "share of pixels with any differing sample, 0 to 1",
-     [](const ChannelMetrics& m) { return m.differing_share; }},
+    {"max-differing-share", nullptr, false, 0, 1, "share of pixels with any differing sample, 0 to 1 or 0% to 100%",
+     [](const ChannelMetrics& m) { return m.differing_share; }, false, true},
     {"max-mae", nullptr, false, 0, 65535, "mean absolute error over all samples",
      [](const ChannelMetrics& m) { return m.mae; }},
     {"max-rmse", nullptr, false, 0, 65535, "root mean square error over all samples",
