@@ -633,7 +633,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg INPUT... [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg --files-from LIST|- [OPERATION ...] FOLDER/ [BATCH OPTIONS]\n"
                "       gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]\n"
-               "       gpuimg golden check|update MANIFEST\n"
+               "       gpuimg golden check|update MANIFEST [NAME ...]\n"
                "       gpuimg report merge REPORT... [--json]\n"
                "       gpuimg info FILE... [--json]",
                "gpuimg"};

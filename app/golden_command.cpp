@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <algorithm>
 #include <new>
 #include <optional>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "planned_read.hpp"
 #include "manifest.hpp"
 #include "message_line.hpp"
+#include "near_miss.hpp"
 #include "report_errors.hpp"
 #include "op_options.hpp"
 #include "pixel_convert.hpp"
@@ -263,12 +265,36 @@ void make_folder(const char* option, const std::string& path) {
                      (ec ? " (" + ec.message() + ")" : std::string()));
 }
 
+// The cases cmd names, in the manifest's order, with their arguments;
+// every case where it names none. A name no case has is a usage error.
+void keep_named_cases(const GoldenCommand& cmd, Manifest& m, std::vector<CaseArgs>& p) {
+  if (cmd.cases.empty()) return;
+  std::vector<std::string> names;
+  for (const GoldenCase& c : m.cases) names.push_back(c.name);
+  for (const std::string& wanted : cmd.cases)
+    if (std::find(names.begin(), names.end(), wanted) == names.end()) {
+      const std::optional<std::string> near = near_miss(wanted, names);
+      throw UsageError("no case named '" + wanted + "' in " + cmd.manifest +
+                       (near ? "; did you mean " + *near + "?" : ""));
+    }
+  Manifest kept{m.path, {}};
+  std::vector<CaseArgs> kept_args;
+  for (std::size_t i = 0; i < m.cases.size(); ++i)
+    if (std::find(cmd.cases.begin(), cmd.cases.end(), m.cases[i].name) != cmd.cases.end()) {
+      kept.cases.push_back(m.cases[i]);
+      kept_args.push_back(p[i]);
+    }
+  m = std::move(kept);
+  p = std::move(kept_args);
+}
+
 int execute(const GoldenCommand& cmd) {
   // Every case's operations are parsed as its line is read, before any
   // case runs: a bad manifest fails as a whole, before any golden is
   // touched, its bad operations reported with its other bad lines.
   std::vector<CaseArgs> p;
-  const Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_case_args(c.args)); });
+  Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_case_args(c.args)); });
+  keep_named_cases(cmd, m, p);
   refuse_replacing_named_files(cmd, m);
   make_folder("--diff-dir", cmd.diff_dir);
   make_folder("--html", cmd.html);
@@ -317,6 +343,7 @@ GoldenCli::GoldenCli(CLI::App& parent) {
   update_ = sub_->add_subcommand("update", "Run each case and write its output as its golden NAME.png");
   for (CLI::App* s : {check_cmd, update_}) {
     s->add_option("manifest", cmd_.manifest, "The manifest, e.g. data/golden/cases.txt")->required();
+    s->add_option("cases", cmd_.cases, "Only these cases, by NAME (default: every case)")->type_name("NAME");
     s->add_option("--device", device_, "Where the cases run: auto, cuda (or gpu) or cpu")->type_name("auto|cuda|cpu")->default_str("auto");
     s->add_flag("-q,--quiet", cmd_.quiet, "Print only the cases that did not pass (check: and the summary line)")
         ->disable_flag_override();
@@ -348,6 +375,8 @@ GoldenCommand GoldenCli::command() const {
     throw UsageError("--format: must be text or github, got '" + format_ + "'");
   cmd.github = format_ == "github";
   if (cmd.quiet && cmd.json) throw UsageError("-q and --json: give one or the other");
+  // Pruning keeps what every case names; with some cases it would take the others' goldens.
+  if (cmd.prune && !cmd.cases.empty()) throw UsageError("--prune takes the whole manifest: give it no case names");
   return cmd;
 }
 

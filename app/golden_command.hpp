@@ -17,6 +17,7 @@ namespace gpuimg {
 struct GoldenCommand {
   bool update = false;  // else check
   std::string manifest;
+  std::vector<std::string> cases;  // only these cases, by NAME, in the manifest's order; empty: every case
   DeviceChoice device = DeviceChoice::automatic;
   std::string diff_dir;  // check: a difference picture per failing case, NAME.diff.png
   std::string junit;     // check: a JUnit XML file of the results; empty: none

@@ -289,6 +289,35 @@ TEST(GoldenCli, UpdateThenCheckThenAFailingCase) {
   EXPECT_TRUE(fs::exists(tmp / "in" / "scene.png"));
 }
 
+// Cases named after the manifest run alone, in the manifest's order; a
+// name no case has is an error before any runs, and --prune, which needs
+// every case, takes no names.
+TEST(GoldenCli, NamedCasesRunAlone) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  write_text(manifest,
+             "inverted | gray.png | --invert\n"
+             "blurred  | gray.png | --blur 1\n"
+             "sharp    | gray.png | --sharpen 0.5\n");
+  RunResult r = run_binary({"golden", "update", manifest, "sharp", "inverted", "--device", "cpu"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "inverted.png"));
+  EXPECT_TRUE(fs::exists(tmp / "sharp.png"));
+  EXPECT_FALSE(fs::exists(tmp / "blurred.png"));
+  EXPECT_LT(r.out.find("inverted.png"), r.out.find("sharp.png")) << r.out;  // the manifest's order
+  r = run_binary({"golden", "check", manifest, "sharp", "--device", "cpu"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("1 case: 1 passed, 0 failed, 0 errors"), std::string::npos) << r.out;
+  r = run_binary({"golden", "check", manifest, "blured", "--device", "cpu"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "gpuimg: no case named 'blured' in " + manifest + "; did you mean blurred?\n");
+  r = run_binary({"golden", "update", manifest, "sharp", "--prune", "--device", "cpu"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--prune takes the whole manifest: give it no case names"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "inverted.png"));
+}
+
 TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
   TempDir tmp;
   fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
