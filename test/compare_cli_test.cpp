@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_tree.hpp"
 #include "codec.hpp"
 #include "json_reader.hpp"
 #include "run_binary.hpp"
@@ -316,6 +317,25 @@ TEST(GoldenCli, NamedCasesRunAlone) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--prune takes the whole manifest: give it no case names"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(tmp / "inverted.png"));
+}
+
+// Bad lines run no case, but --junit still gets a file for the CI's
+// report: one errored testcase holding them; never over the manifest.
+TEST(GoldenCli, ABadManifestStillWritesItsJunitFile) {
+  TempDir tmp;
+  fs::copy_file(data_dir() / "gray.png", tmp / "gray.png");
+  const std::string manifest = (tmp / "golden.txt").string();
+  write_text(manifest, "a | gray.png | --invret\nb | gray.png | --blur 1\n");
+  RunResult r = run_binary({"golden", "check", manifest, "--junit", (tmp / "j.xml").string(), "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string xml = read_bytes(tmp / "j.xml");
+  EXPECT_NE(xml.find("tests=\"1\" failures=\"0\" errors=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"(manifest)\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find(":1: not an operation or its value: --invret; did you mean --invert?"), std::string::npos) << xml;
+  const std::string before = read_bytes(manifest);
+  r = run_binary({"golden", "check", manifest, "--junit", manifest, "--device", "cpu"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(read_bytes(manifest), before);
 }
 
 TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
