@@ -178,6 +178,9 @@ TEST(ExprErrors, ExactMessages) {
       {"v = 1", "column 3: unexpected '=' (did you mean '=='?)\nv = 1\n  ^"},
       {"v & r", "column 3: unexpected '&' (did you mean '&&'?)\nv & r\n  ^"},
       {"1..2", "column 3: unexpected '.' after the number '1.'\n1..2\n  ^"},
+      {"u.r*0.5", "column 2: unexpected '.' after a name (ImageMagick's u.r is r here: r, g, b, a are this pixel's "
+                  "channels)\nu.r*0.5\n ^"},
+      {"v . 2", "column 3: expected a digit after '.'\nv . 2\n  ^"},
       {"2pi", "column 2: unexpected 'p' after the number '2'\n2pi\n ^"},
       {"2e", "column 3: expected the exponent's digits in '2e'\n2e\n  ^"},
       {"1e400", "column 1: the number '1e400' is too large for a double\n1e400\n^"},

@@ -66,6 +66,9 @@ class Lexer {
     if (ch == '=') fail(at_, "unexpected '=' (did you mean '=='?)");
     if (ch == '&') fail(at_, "unexpected '&' (did you mean '&&'?)");
     if (ch == '|') fail(at_, "unexpected '|' (did you mean '||'?)");
+    // ImageMagick's -fx names a channel u.r or p.r; here it is r.
+    if (ch == '.' && at_ > 0 && letter(text_[at_ - 1]))
+      fail(at_, "unexpected '.' after a name (ImageMagick's u.r is r here: r, g, b, a are this pixel's channels)");
     if (ch == '.') fail(at_, "expected a digit after '.'");
     if (ch < 0x20 || ch > 0x7e)
       fail(at_, "byte " + hex_byte(ch) + " is not printable ASCII, which expressions are written in");
