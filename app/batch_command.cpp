@@ -24,6 +24,7 @@
 #include "message_line.hpp"
 #include "report_errors.hpp"
 #include "stop_signals.hpp"
+#include "utf8_text.hpp"
 
 namespace gpuimg {
 namespace {
@@ -68,8 +69,7 @@ std::vector<std::string> read_list(const std::string& from) {
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
     throw InputError(from, "not a text list (a NUL byte at byte " + std::to_string(nul) +
                                "): --files-from reads one path a line, as find prints them without -print0");
-  // A byte order mark, which some Windows editors write, is not part of the first path.
-  if (text.rfind("\xef\xbb\xbf", 0) == 0) text.erase(0, 3);
+  drop_byte_order_mark(text);  // no part of the first path
   std::vector<std::string> paths;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

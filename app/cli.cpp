@@ -135,6 +135,14 @@ std::optional<std::string> imagemagick_op(const std::string& word) {
   return form;
 }
 
+// Whether a word of the command line is an option of `app` that takes its
+// value as the next word (--blur 3, not --blur=3 or --invert).
+bool takes_next_word(const CLI::App& app, const std::string& word) {
+  if (word.size() < 2 || word[0] != '-' || word.find('=') != std::string::npos) return false;
+  const CLI::Option* o = app.get_option_no_throw(word);
+  return o && o->get_items_expected_max() > 0;
+}
+
 // A subcommand's name counts only before any INPUT: "gpuimg photos/
 // --invert report" writes into the folder report, where CLI11 alone takes
 // the name for the subcommand wherever it stands. Options' values, by what
@@ -145,8 +153,7 @@ void subcommands_first(CLI::App& app, int argc, const char* const* argv) {
     const std::string word = argv[i];
     if (word == "--") break;
     if (word.size() > 1 && word[0] == '-') {
-      const CLI::Option* o = app.get_option_no_throw(word.substr(0, word.find('=')));
-      if (o && o->get_items_expected_max() > 0 && word.find('=') == std::string::npos) ++i;
+      if (takes_next_word(app, word)) ++i;
       continue;
     }
     if (std::none_of(subs.begin(), subs.end(), [&](CLI::App* sub) { return sub->check_name(word); }))
@@ -323,22 +330,16 @@ bool names_folder(const std::string& path) {
 // after it that the command line takes for an INPUT. Where OUTPUT is no
 // folder, so that the batch would blame it, a word right after an
 // option's value that is no file and has no image's extension is named.
-void refuse_unquoted_value(CLI::App& app, int argc, const char* const* argv, const std::string& output) {
+void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* argv, const std::string& output) {
   if (std::error_code e; names_folder(output) || std::filesystem::is_directory(output, e)) return;
-  const std::vector<std::string> images = readable_extensions();
   for (int i = 3; i < argc; ++i) {
     const std::string option = argv[i - 2], value = argv[i - 1], word = argv[i];
-    if (word.empty() || word[0] == '-' || value.empty() || value[0] == '-' || option.size() < 2 || option[0] != '-' ||
-        option.find('=') != std::string::npos)
-      continue;
-    const CLI::Option* o = app.get_option_no_throw(option);
-    if (std::error_code e; o && o->get_items_expected_max() > 0 && !std::filesystem::exists(word, e) &&
-                           std::find(images.begin(), images.end(), lower_extension(word)) == images.end())
+    if (word.empty() || word[0] == '-' || value.empty() || value[0] == '-' || !takes_next_word(app, option)) continue;
+    if (std::error_code e; !std::filesystem::exists(word, e) && !image_extension(lower_extension(word)))
       throw UsageError("unexpected argument '" + word + "' after " + option + " " + value +
                        ": a value with spaces needs quotes (" + option + " '" + value + " " + word + "')");
   }
 }
-
 
 // `--format jpg out.png` (or jpg:out.png) writes what it says, into a name every
 // later reader will take for another format: said, not refused, since

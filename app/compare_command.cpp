@@ -140,15 +140,11 @@ CompareCommand CompareCli::command() const {
   if (threshold_) cmd.scope.threshold = parse_colour_threshold("--threshold:", *threshold_);
   for (const auto& [spec, text] : limits_)
     if (sub_->count(std::string("--") + spec->name)) {
-      try {
-        cmd.limits.push_back(parse_threshold("--", *spec, text));
-      } catch (const UsageError& e) {
-        // CLI11 does not say which of the names was typed: a bad --psnr
-        // names both, so that the one typed is there.
-        if (!spec->alias) throw;
-        const std::string name = std::string("--") + spec->name, what = e.what();
-        throw UsageError(name + " (or --" + spec->alias + ")" + what.substr(name.size()));
-      }
+      // CLI11 does not say which of the names was typed: a bad --psnr
+      // names both, so that the one typed is there.
+      const std::string name =
+          std::string("--") + spec->name + (spec->alias ? std::string(" (or --") + spec->alias + ")" : "") + ":";
+      cmd.limits.push_back(parse_threshold_named(name, *spec, text));
     }
   return cmd;
 }

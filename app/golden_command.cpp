@@ -1,10 +1,10 @@
 #include "golden_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <algorithm>
 #include <new>
 #include <optional>
 #include <utility>

@@ -41,4 +41,10 @@ inline bool is_utf8(const std::string& s) {
   return true;
 }
 
+// Drops a UTF-8 byte order mark from the start of `text`, which some
+// Windows editors write before the first line of a text file.
+inline void drop_byte_order_mark(std::string& text) {
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+}
+
 }  // namespace gpuimg

@@ -76,15 +76,12 @@ std::string output_extension(const std::string& input, const std::string& format
 }
 
 // A listed path as it is mirrored: as listed where relative; where
-// absolute and inside the current folder (find "$PWD" lists those),
+// absolute and inside `cwd`, the current folder (find "$PWD" lists those),
 // relative to it; any other absolute path as it is, for map_output to
 // refuse.
-std::string listed_relative(const std::string& path) {
+std::string listed_relative(const std::string& path, const fs::path& cwd) {
   const fs::path p(path);
-  std::error_code ec;
-  if (!p.is_absolute()) return path;
-  const fs::path cwd = fs::current_path(ec);
-  if (ec) return path;
+  if (!p.is_absolute() || cwd.empty()) return path;
   const fs::path rel = p.lexically_normal().lexically_relative(cwd);
   return rel.empty() || *rel.begin() == ".." ? path : rel.string();
 }
@@ -128,7 +125,9 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     else
       found.push_back({path, file_name(path)});
   }
-  for (const std::string& path : sources.listed) found.push_back({path, listed_relative(path)});
+  std::error_code cwd_error;
+  const fs::path cwd = sources.listed.empty() ? fs::path() : fs::current_path(cwd_error);  // empty where unknown
+  for (const std::string& path : sources.listed) found.push_back({path, listed_relative(path, cwd)});
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
   found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
               found.end());

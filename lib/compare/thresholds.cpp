@@ -9,12 +9,15 @@ const ThresholdSpec* find_threshold(const std::string& name) {
 }
 
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text) {
-  const std::string what = where + spec.name + ":";
+  return parse_threshold_named(where + spec.name + ":", spec, text);
+}
+
+Threshold parse_threshold_named(const std::string& name, const ThresholdSpec& spec, const std::string& text) {
   // "5%", as --threshold and --levels take a share.
   if (spec.percent && !text.empty() && text.back() == '%')
-    return {&spec, parse_number(what, text.substr(0, text.size() - 1), NumberForm::decimal, spec.min * 100,
+    return {&spec, parse_number(name, text.substr(0, text.size() - 1), NumberForm::decimal, spec.min * 100,
                                 spec.max * 100) / 100};
-  return {&spec, parse_number(what, text, NumberForm::decimal, spec.min, spec.max)};
+  return {&spec, parse_number(name, text, NumberForm::decimal, spec.min, spec.max)};
 }
 
 Ssim ssim_needed(const Thresholds& limits) {

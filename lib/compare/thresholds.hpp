@@ -54,6 +54,8 @@ using Thresholds = std::vector<Threshold>;
 // UsageError ("--min-psnr: must be a decimal number from 0 to inf, got 'x'"), with
 // `where` in front of the name ("--" on the command line).
 Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, const std::string& text);
+// The same with the whole name an error gives it ("--min-psnr (or --psnr):").
+Threshold parse_threshold_named(const std::string& name, const ThresholdSpec& spec, const std::string& text);
 const ThresholdSpec* find_threshold(const std::string& name);  // by name, nullptr if none
 
 // Whether any of `limits` bounds SSIM, so compare_images must compute it.

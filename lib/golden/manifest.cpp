@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "file_util.hpp"
 #include "near_miss.hpp"
+#include "utf8_text.hpp"
 
 namespace gpuimg {
 namespace {
@@ -144,8 +145,7 @@ Manifest parse_manifest(std::istream& text, const std::filesystem::path& path, c
   std::size_t more = 0;
   int number = 0;
   for (std::string line; std::getline(text, line);) {
-    // A byte order mark, as some Windows editors save UTF-8, is no part of the first name.
-    if (++number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+    if (++number == 1) drop_byte_order_mark(line);  // no part of the first name
     try {
       if (line.size() > kMaxLineBytes)
         throw UsageError("line of " + std::to_string(line.size()) + " bytes, over the " + std::to_string(kMaxLineBytes) +

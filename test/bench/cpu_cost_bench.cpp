@@ -17,12 +17,14 @@
 
 #include "backend.hpp"
 #include "device_choice.hpp"
+#include "example_values.hpp"
 #include "pipeline.hpp"
 #include "random_image.hpp"
 
 namespace {
 
 using namespace gpuimg;
+using test::example_values;
 
 double median_ms(const Image& in, const Pipeline& pipeline, int threads, int reps) {
   std::vector<double> ms;
@@ -34,17 +36,6 @@ double median_ms(const Image& in, const Pipeline& pipeline, int threads, int rep
   }
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
-}
-
-// The words after the flag in an op's example ("--crop 640x480+10+20").
-std::vector<std::string> example_values(const std::string& example) {
-  std::istringstream words(example);
-  std::vector<std::string> out;
-  // As a shell splits it: a word in single quotes without them.
-  for (std::string w; words >> w;)
-    out.push_back(w.size() >= 2 && w.front() == '\'' && w.back() == '\'' ? w.substr(1, w.size() - 2) : w);
-  out.erase(out.begin());
-  return out;
 }
 
 std::string text(double v) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "example_values.hpp"
 #include "number_text.hpp"
 #include "pipeline.hpp"
 #include "random_image.hpp"
@@ -81,19 +82,8 @@ inline std::string value_name(std::string s) {
   return s;
 }
 
-// The stage of an op's example ("--levels 5%,95%,1.2"), as a shell
-// splits it: a word in single quotes ('v*(1-x/w)', as --help shows an
-// expression) without them.
-template <class Op> OpRecord example_stage() {
-  std::istringstream words(Op::example);
-  std::string flag, word;
-  std::vector<std::string> values;
-  words >> flag;
-  while (words >> word)
-    values.push_back(word.size() >= 2 && word.front() == '\'' && word.back() == '\'' ? word.substr(1, word.size() - 2)
-                                                                                     : word);
-  return parse_stage(Op::name, values);
-}
+// The stage of an op's example ("--levels 5%,95%,1.2").
+template <class Op> OpRecord example_stage() { return parse_stage(Op::name, example_values(Op::example)); }
 
 // Each parameter takes each of its test values while the others keep their
 // first; one joined to the value before it (behind ':' or ',') joins its word.
