@@ -8,7 +8,11 @@
 // byte count, the median milliseconds and, for a peer, whether its output
 // equals gpuimg's. scripts/bench_gpu.sh feeds these rows to the CuPy peers
 // and merges everything into one table.
-// Usage: gpuimg_bench [most repetitions [op,op,...: only the entries whose first op is one of these]]
+// Usage: gpuimg_bench [most repetitions [only]]: `only` is a list of words
+// separated by commas, each an op's name (the entries whose first op it is)
+// or an entry's label as the table prints it (`median_R=1`). With
+// GPUIMG_BENCH_PEERS=0 in the environment, gpuimg's rows alone: an A/B of
+// two builds needs no peer measured again.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -369,14 +373,17 @@ int bench(int most, const std::string& only) {
   entries.push_back({parse_stage("levels", {"5%,95%"}), parse_stage("map", {"v*(1-0.5*hypot(x/w-0.5,y/h-0.5))"}),
                      parse_stage("invert", {})});
 
-  // Only the entries whose first op is named, for a quick look at a few.
-  if (!only.empty())
+  // Only the entries named, by their first op or their label, for a quick look at a few.
+  if (!only.empty()) {
+    const auto named = [&](const std::string& word) {
+      return ("," + only + ",").find("," + word + ",") != std::string::npos;
+    };
     entries.erase(std::remove_if(entries.begin(), entries.end(),
-                                 [&](const Pipeline& e) {
-                                   const std::string name = op_name(e.front().id);
-                                   return ("," + only + ",").find("," + name + ",") == std::string::npos;
-                                 }),
+                                 [&](const Pipeline& e) { return !named(op_name(e.front().id)) && !named(label(e)); }),
                   entries.end());
+  }
+  const char* peers_env = std::getenv("GPUIMG_BENCH_PEERS");
+  const bool peers = peers_env == nullptr || std::strcmp(peers_env, "0") != 0;
 
   cudaStream_t s;
   check(cudaStreamCreate(&s), "cudaStreamCreate");
@@ -458,7 +465,7 @@ int bench(int most, const std::string& only) {
       });
       // Half of what the stage reads and writes: the table's GB/s counts 2x.
       row(label(plan), size, sh.name, "gpuimg", (rec.in.byte_size() + rec.out.byte_size()) / 2, format_ms(ms), "");
-      if (!around) {  // the peers have no such pass
+      if (peers && !around) {  // the peers have no such pass
         median_other_path(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data), d_op);
 #if GPUIMG_BENCH_NPP
         npp.measure(timer, most, rec, sh, f, f.stage(0, rec, stage_table, d_data, host_data));
