@@ -17,13 +17,15 @@
 # SAN        gtest filter for memcheck and racecheck on it (none if empty)
 # AB_SECONDS the call's budget (540): a step that would pass it is skipped
 #            and named; the table prints what was timed
-# Results also land in $OUT (ab.tsv, sass/*.txt) when it is set. Like
+# Results also land in $OUT (ab.tsv, sass.txt, a few logs: the device tool
+# brings back few files; the SASS listings stay in build-ab/sass). Like
 # gpu_suite.sh, it needs scripts/device_deps.sh's .carry there.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 [ -n "${ONLY:-}" ] || { echo "ab_gpu.sh: set ONLY to the benchmark entries to time" >&2; exit 2; }
 out=${OUT:-build-ab/out}
-mkdir -p "$out/sass"
+mkdir -p "$out" build-ab/sass
+: >"$out/sass.txt"
 deadline=$((SECONDS + ${AB_SECONDS:-540}))
 stb_dir=${GPUIMG_STB_INCLUDE_DIR:-$PWD/.carry}
 [ -d .carry/lib/pkgconfig ] && export PKG_CONFIG_PATH=$PWD/.carry/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
@@ -58,8 +60,9 @@ for i in "${!variants[@]}"; do
   [ $built = 1 ] && cp build-ab/test/gpuimg_bench "build-ab/bench_$v"
   for spec in ${SASS:-}; do
     obj=$(find build-ab -name "${spec%%:*}.o" | head -1)
-    [ -n "$obj" ] && cuobjdump -sass "$obj" >"$out/sass/$v.${spec%%:*}.sass" 2>/dev/null &&
-      opcodes "$out/sass/$v.${spec%%:*}.sass" "${spec#*:}" >"$out/sass/$v.${spec%%:*}.txt"
+    [ -n "$obj" ] && cuobjdump -sass "$obj" >"build-ab/sass/$v.${spec%%:*}.sass" 2>/dev/null &&
+      echo "SASS $v ${spec%%:*}: $(opcodes "build-ab/sass/$v.${spec%%:*}.sass" "${spec#*:}" | head -12 | tr '\n' ' ')" \
+        >>"$out/sass.txt"
   done
   apply "$i" -R
   [ $built = 1 ] || { tail -30 "$log"; echo "ab_gpu.sh: variant $v did not build"; exit 1; }
@@ -105,10 +108,5 @@ awk -F'\t' -v names="${variants[*]}" 'BEGIN { nv = split(names, vs, " ") }
   END { for (i = 1; i <= n; i++) { split(order[i], f, "\t"); line = sprintf("%-28.28s %-9s %-6s", f[1], f[2], f[3])
       for (j = 1; j <= nv; j++) { key = order[i] "\t" vs[j]; if (key in lo) line = line sprintf("  %s %s-%s", vs[j], lo[key], hi[key]) }
       print line } }' "$out/ab.tsv"
-for spec in ${SASS:-}; do
-  for v in "${variants[@]}"; do
-    f="$out/sass/$v.${spec%%:*}.txt"
-    [ -f "$f" ] && echo "SASS $v ${spec%%:*}: $(head -12 "$f" | tr '\n' ' ')"
-  done
-done
+cat "$out/sass.txt"
 echo "total $SECONDS s"
