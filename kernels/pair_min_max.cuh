@@ -6,6 +6,11 @@
 
 namespace gpuimg {
 
+// -1, which the compiler cannot see: its subtractions become multiply-adds
+// by a constant-bank operand (IMAD, the FMA pipe) where they would be IADD3
+// (the ALU, which the min and max keep busy).
+static __constant__ std::uint32_t kMinusOne = 0xffffffffu;
+
 struct PairMinMax {
   __device__ static std::uint32_t lo(std::uint32_t a, std::uint32_t b) { return __vminu2(a, b); }
   __device__ static std::uint32_t hi(std::uint32_t a, std::uint32_t b) { return __vmaxu2(a, b); }
@@ -17,10 +22,11 @@ struct PairMinMax {
   }
   // Of three values, the one neither smallest nor largest: the three added,
   // less those two, exact lane by lane modulo 2^32 since a word is a linear
-  // sum of its lanes. Two IADD3 where XORs took two LOP3, and the 3x3
-  // median 2% faster for it (docs/PERFORMANCE.md, "Median R = 1").
+  // sum of its lanes. Additions where XORs took two LOP3 (2% on the 3x3
+  // median), and the subtractions moved to the FMA pipe by kMinusOne (3%
+  // more with word_rows' whole batches; docs/PERFORMANCE.md, "Median R = 1").
   __device__ static std::uint32_t mid3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return a + b + c - lo3(a, b, c) - hi3(a, b, c);
+    return a + b + c + lo3(a, b, c) * kMinusOne + hi3(a, b, c) * kMinusOne;
   }
 };
 

@@ -142,14 +142,25 @@ __global__ void __launch_bounds__(32 * kWarps, 4)
     rows[2] = lift(src[at], src[at + beside]);
   }
   const auto compute_batch = [&](int y, const std::uint32_t(&centre)[kAhead], const std::uint32_t(&side)[kAhead]) {
-#pragma unroll
-    for (int i = 0; i < kAhead; ++i) {
-      if (y + i >= y1) break;
+    const auto step = [&](int i) {
       rows[0] = rows[1];
       rows[1] = rows[2];
       rows[2] = lift(centre[i], side[i]);
       const std::uint32_t out = ready.apply(rows);
       if (inside) dst[(y + i) * words + k] = out;
+    };
+    // A whole batch without a way out between rows: where the loop may stop
+    // after any row, ptxas moves the rows kept back into the same registers
+    // after each one (a dozen moves a row at the median, more than the work).
+    if (y + kAhead <= y1) {
+#pragma unroll
+      for (int i = 0; i < kAhead; ++i) step(i);
+    } else {
+#pragma unroll
+      for (int i = 0; i < kAhead; ++i) {
+        if (y + i >= y1) break;
+        step(i);
+      }
     }
   };
   // Two batches of rows in registers: one is computed while the other loads.
