@@ -384,12 +384,13 @@ std::optional<Prefixed> format_prefix(const std::string& path) {
   return Prefixed{name, path.substr(colon + 1)};
 }
 
-// An input's bytes say its format: the prefix only names the file (an
-// existing file of that very name is taken as it is).
+// An input's bytes say its format: the prefix only names the file, always,
+// as an output's does. A file that is really named so is ./png:x: were an
+// existing png:in.png read as itself, `gpuimg png:in.png --invert in.png`
+// would write over in.png, or refuse to, by what else lies in the folder.
 std::string input_named(const std::string& path) {
   const std::optional<Prefixed> in = format_prefix(path);
-  std::error_code e;
-  return in && !std::filesystem::exists(path, e) ? in->file : path;
+  return in ? in->file : path;
 }
 
 // Whether two writable extensions write the same files: jpg and jpeg, tif

@@ -225,6 +225,16 @@ TEST(CliPipes, FormatColonFileInABatchAndInCompare) {
 
   r = run_binary({"compare", "png:a.png", "png:" + scene, "-q"}, {tmp.path()});
   EXPECT_EQ(r.status, 0) << r.err;
+  // A file really named png:a.png changes nothing: the prefix names a.png,
+  // which the output would write over; ./png:a.png is the other file.
+  fs::copy_file(data_dir() / "gray.png", tmp / "png:a.png");
+  r = run_binary({"png:a.png", "--invert", "a.png"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("a.png: is the input file"), std::string::npos) << r.err;
+  r = run_binary({"compare", "png:a.png", scene, "-q"}, {tmp.path()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run_binary({"compare", "./png:a.png", scene, "-q"}, {tmp.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
   std::ifstream in(scene, std::ios::binary);
   RunOptions piped{tmp.path()};
   piped.stdin_bytes = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
