@@ -239,6 +239,30 @@ TEST(ReadErrors, JpegWithGarbageBetweenMarkers) {
                                                    std::to_string(second_marker) + ")");
 }
 
+// A stray marker in a complete file's scan data is corruption, not a file
+// cut short: a reserved one is named, and a segment whose length runs past
+// the end of a file that still ends with its end-of-image marker is named too.
+TEST(ReadErrors, JpegWithAStrayMarkerInItsScanIsCorruptNotTruncated) {
+  TempDir dir;
+  write_image(dir.file("whole.jpg"), random_image(64, 48, 3, Depth::U8, 8));
+  const Bytes jpg = load(dir.file("whole.jpg"));
+  const std::size_t sos = find_segment(jpg, 0xda);
+  ASSERT_LT(sos, jpg.size());
+  const std::size_t scan = sos + 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  std::size_t mid = (scan + jpg.size()) / 2;
+  while (jpg[mid - 1] == 0xff) ++mid;  // not between an FF and its stuffed 00
+  const auto with = [&](std::initializer_list<std::uint8_t> bytes) {
+    Bytes b = jpg;
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(mid), bytes);
+    save(dir.file("stray.jpg"), b);
+    return read_error(dir.file("stray.jpg"));
+  };
+  const std::string at = " at byte " + std::to_string(mid);
+  EXPECT_EQ(with({0xff, 0x12}), dir.file("stray.jpg") + ": corrupt JPEG (reserved marker FF12" + at + ")");
+  EXPECT_EQ(with({0xff, 0xc4, 0xff, 0xf0}),
+            dir.file("stray.jpg") + ": corrupt JPEG (a segment" + at + " runs past the end of the file)");
+}
+
 // Damage inside the entropy-coded data passes the marker walk, and libjpeg
 // decodes around it with a warning, which it used to print on the terminal
 // (OpenCV installs no handler). Now the warning refuses the file and

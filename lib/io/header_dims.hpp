@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -245,7 +246,14 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (b[pos] != 0xff) return malformed("no marker where one must be, at byte " + std::to_string(pos));
     while (pos < n && b[pos] == 0xff) ++pos;  // fill bytes
     if (pos >= n) return out;
+    const std::size_t marker_at = pos - 1;
     const int marker = b[pos++];
+    // FF 02 to FF BF are reserved: libjpeg refuses them as unknown markers.
+    if (marker >= 0x02 && marker <= 0xbf) {
+      char name[8];
+      std::snprintf(name, sizeof name, "FF%02X", static_cast<unsigned>(marker));
+      return malformed(std::string("reserved marker ") + name + " at byte " + std::to_string(marker_at));
+    }
     const bool standalone = marker == 0x01 || (marker >= 0xd0 && marker <= 0xd8);  // TEM, RSTn, SOI
     if (standalone) continue;
     if (marker == 0xd9) {
@@ -261,7 +269,13 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (!detail::has(b, pos, 2)) return out;
     const std::size_t len = detail::read_uint(b, pos, 2, true);
     if (len < 2) return malformed("segment length below 2, at byte " + std::to_string(pos));
-    if (!detail::has(b, pos, len)) return out;
+    // A file that still ends with its end-of-image marker was not cut
+    // short: the segment's length is wrong (or its marker is a stray FF in
+    // the scan's data).
+    if (!detail::has(b, pos, len))
+      return n >= 2 && b[n - 2] == 0xff && b[n - 1] == 0xd9
+                 ? malformed("a segment at byte " + std::to_string(marker_at) + " runs past the end of the file")
+                 : out;
     const bool sof = marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
     // libjpeg sizes the image from the first SOF (a second is an error,
     // found after the image is allocated when it follows a scan).
