@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "codec.hpp"
@@ -235,6 +236,34 @@ TEST(HostileInput, BmpHeaderClaimingAHugeImageIsRefusedBeforeDecoding) {
   // Its 54 bytes of header, then 16384 rows of 49152 bytes.
   EXPECT_EQ(read_error(dir.file("h.bmp")),
             dir.file("h.bmp") + ": truncated BMP (a 16384x16384 image needs at least 805306422 bytes; the file has 154)");
+}
+
+// Sides stb_image refuses get the header's reason, not stb's last
+// complaint, which names another format ("not GIF").
+TEST(HostileInput, BmpWithNoOrNegativeSidesSaysWhichSide) {
+  TempDir dir;
+  const auto bmp_of = [](std::uint32_t width, std::uint32_t height) {
+    Bytes bmp = {'B', 'M'};
+    put_le(bmp, 58, 4);
+    put_le(bmp, 0, 4);
+    put_le(bmp, 54, 4);
+    for (const std::uint64_t v : {std::uint32_t{40}, width, height}) put_le(bmp, v, 4);
+    put_le(bmp, 1, 2);
+    put_le(bmp, 24, 2);
+    bmp.resize(58, 0);
+    return bmp;
+  };
+  const std::string none = "image has no pixels (width or height 0)";
+  for (const auto& [width, height, says] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::string>>{
+           {0, 1, none},
+           {1, 0, none},
+           {0xfffffffdu, 1, "corrupt BMP (negative width, -3)"},
+           {1, 0x80000000u, "corrupt BMP (height -2^31, which no top-down image can have)"}}) {
+    save(dir.file("s.bmp"), bmp_of(width, height));
+    EXPECT_EQ(read_error(dir.file("s.bmp")), dir.file("s.bmp") + ": " + says) << width << "x" << height;
+  }
+  save(dir.file("s.bmp"), bmp_of(1, 0xffffffffu));  // top-down, one row: read
+  EXPECT_EQ(read_image(dir.file("s.bmp")).height, 1);
 }
 
 // A TIFF is decoded through a buffer of one tile or strip beside the image

@@ -226,6 +226,16 @@ TEST(ImageInfo, AHeaderItsDecoderRefusesIsRefused) {
   refused.push_back({{"wide.tif", tiff_file(wide, Bytes(100, 0))},
                      "unsupported TIFF (4294967280x1; sides up to 2^31 - 1)"});
 #endif
+  // A PNM's maximum of 0, binary or text, and a BMP's negative width.
+  const auto bytes = [](const std::string& t) { return Bytes(t.begin(), t.end()); };
+  for (const char* header : {"P5\n2 1\n0\n\x01\x02", "P6 1 1 0\n\x01\x02\x03", "P2 2 1 0\n0 0\n"})
+    refused.push_back({{std::string("zero") + header[1] + ".pnm", bytes(header)}, "corrupt PNM (maximum value 0)"});
+  Bytes bmp = bytes("BM");
+  for (const std::uint32_t v : {58u, 0u, 54u, 40u, 0xfffffffdu, 1u}) put_le(bmp, v, 4);
+  put_le(bmp, 1, 2);
+  put_le(bmp, 24, 2);
+  bmp.resize(58, 0);
+  refused.push_back({{"negative.bmp", bmp}, "corrupt BMP (negative width, -3)"});
   for (const auto& [c, message] : refused) {
     SCOPED_TRACE(c.name);
     save(dir.file(c.name), c.bytes);

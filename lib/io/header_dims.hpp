@@ -47,14 +47,27 @@ inline std::optional<Dims> png_dims(const Bytes& b) {
 
 // The header sizes BITMAPCOREHEADER (12 bytes, 16-bit fields) and every
 // later one (32-bit signed fields; a negative height means top-down rows).
-inline std::optional<Dims> bmp_dims(const Bytes& b) {
+// A BMP's width and height as its header gives them, signed (a negative
+// height is a top-down image).
+struct BmpSides {
+  std::int64_t width, height;
+};
+inline std::optional<BmpSides> bmp_sides(const Bytes& b) {
   if (!has(b, 14, 12)) return std::nullopt;
   const bool core = read_uint(b, 14, 4, false) == 12;
   const int field = core ? 2 : 4;
-  const auto width = static_cast<std::int64_t>(static_cast<std::int32_t>(read_uint(b, 18, field, false)));
-  const auto height = static_cast<std::int64_t>(static_cast<std::int32_t>(read_uint(b, 18 + field, field, false)));
-  if (width <= 0 || height == 0) return std::nullopt;
-  return Dims{static_cast<std::uint64_t>(width), static_cast<std::uint64_t>(height < 0 ? -height : height)};
+  // The core header's sides are unsigned 16-bit, the others' signed 32-bit.
+  const auto side = [&](std::size_t at) {
+    const std::uint64_t v = read_uint(b, at, field, false);
+    return core ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(static_cast<std::int32_t>(v));
+  };
+  return BmpSides{side(18), side(18 + field)};
+}
+
+inline std::optional<Dims> bmp_dims(const Bytes& b) {
+  const std::optional<BmpSides> s = bmp_sides(b);
+  if (!s || s->width <= 0 || s->height == 0) return std::nullopt;
+  return Dims{static_cast<std::uint64_t>(s->width), static_cast<std::uint64_t>(s->height < 0 ? -s->height : s->height)};
 }
 
 // The first three numbers of a binary PNM's header (width, height,

@@ -82,7 +82,8 @@ std::uint64_t binary_pnm_maximum(const Bytes& file) {
     if (n == detail::kPnmNoNumber)
       throw CodecFailure("corrupt PNM (its header needs the width, height and maximum as numbers)");
   }
-  if ((*numbers)[2] > 65535) throw CodecFailure("corrupt PNM (maximum value " + std::to_string((*numbers)[2]) + ")");
+  if ((*numbers)[2] == 0 || (*numbers)[2] > 65535)
+    throw CodecFailure("corrupt PNM (maximum value " + std::to_string((*numbers)[2]) + ")");
   return (*numbers)[2];
 }
 

@@ -4,14 +4,18 @@
 // are our choice.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "backends.hpp"
+#include "header_dims.hpp"
 
 // Only the decoders this build routes to stb are compiled: each one left out
 // is code hostile files cannot reach. PNG always goes to libpng.
@@ -108,12 +112,23 @@ void append(void* context, void* data, int size) {
 // stb's decoder takes its absolute value. INT_MIN has none: 0, refused.
 int rows_of(int info_height) { return info_height == INT_MIN ? 0 : std::abs(info_height); }
 
+// Where a BMP's sides are wrong, stb_image's reason is that of the last
+// format it went on to try ("not GIF"): the header says what is wrong.
+void check_bmp_sides(const Bytes& file) {
+  const std::optional<detail::BmpSides> s = detail::bmp_sides(file);
+  if (!s) return;
+  if (s->width == 0 || s->height == 0) throw CodecFailure("image has no pixels (width or height 0)");
+  if (s->width < 0) throw CodecFailure("corrupt BMP (negative width, " + std::to_string(s->width) + ")");
+  if (s->height == INT32_MIN) throw CodecFailure("corrupt BMP (height -2^31, which no top-down image can have)");
+}
+
 }  // namespace
 
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels) {
   if (file.size() > INT_MAX) {
     throw CodecFailure(std::string(format_name(format)) + " file over 2 GiB, more than stb_image can read");
   }
+  if (format == Format::bmp) check_bmp_sides(file);
   int width = 0, height = 0, channels = 0;
   {
     Source info{&file};
