@@ -213,6 +213,10 @@ TEST(CliRun, VerboseSaysWhatTheOutputsFormatLoses) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find(": BMP as gpuimg writes it (24-bit) holds no alpha: alpha dropped\n"), std::string::npos)
       << r.err;
+  r = run_binary({(data_dir() / "gray_alpha16.png").string(), "-v", "--device", "cpu", tmp.file("gray.bmp")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(": BMP as gpuimg writes it (8-bit gray) holds no alpha: alpha dropped\n"), std::string::npos)
+      << r.err;
   // Nothing lost, nothing said; and never without -v.
   r = run_binary({tmp.file("rgba16.png"), "-v", "--device", "cpu", tmp.file("out.png")});
   EXPECT_EQ(r.err.find(" holds "), std::string::npos) << r.err;

@@ -381,8 +381,10 @@ std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Im
     notes.push_back(name + "holds no colour: RGB made gray by --grayscale's formula");
   // BMP can hold alpha (gpuimg reads 32-bit files); gpuimg writes 24-bit ones.
   if (img.has_alpha() && layout.channels % 2 == 1)
-    notes.push_back(name + (format.format == Format::bmp ? "as gpuimg writes it (24-bit) holds no alpha: alpha dropped"
-                                                         : "holds no alpha: alpha dropped"));
+    notes.push_back(name + (format.format != Format::bmp ? ""
+                            : layout.channels == 1       ? "as gpuimg writes it (8-bit gray) "
+                                                         : "as gpuimg writes it (24-bit) ") +
+                    "holds no alpha: alpha dropped");
   if (wanted == Depth::U16 && layout.depth == Depth::U8)
     notes.push_back(name + (img.depth == Depth::U16 ? "holds 8-bit samples: 16-bit samples rounded to 8 bits"
                                                     : "holds 8-bit samples: written at 8 bits, not --depth 16"));
