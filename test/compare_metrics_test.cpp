@@ -160,7 +160,15 @@ TEST(CompareThresholds, BadLimitsAreRefused) {
   EXPECT_EQ(parse_threshold("--", share, "5%").limit, 0.05);
   EXPECT_EQ(parse_threshold("--", share, "100%").limit, 1);
   EXPECT_EQ(parse_threshold("--", share, "0.05").limit, 0.05);
-  for (const char* bad : {"101%", "-1%", "%", "5 %", "5%%"}) EXPECT_THROW(parse_threshold("--", share, bad), UsageError) << bad;
+  for (const char* bad : {"101%", "-1%", "%", "5 %", "5%%", "1.5", "nan%"}) {
+    try {
+      parse_threshold("--", share, bad);
+      ADD_FAILURE() << bad;
+    } catch (const UsageError& e) {  // the text as typed, and both forms named
+      EXPECT_EQ(std::string(e.what()), std::string("--max-differing-share: must be a fraction from 0 to 1 or a "
+                                                   "percentage from 0% to 100%, got '") + bad + "'");
+    }
+  }
   EXPECT_THROW(parse_threshold("--", ssim, "90%"), UsageError);
 }
 

@@ -1,5 +1,9 @@
 #include "thresholds.hpp"
 
+#include <optional>
+
+#include "error.hpp"
+
 namespace gpuimg {
 
 const ThresholdSpec* find_threshold(const std::string& name) {
@@ -13,11 +17,16 @@ Threshold parse_threshold(const std::string& where, const ThresholdSpec& spec, c
 }
 
 Threshold parse_threshold_named(const std::string& name, const ThresholdSpec& spec, const std::string& text) {
-  // "5%", as --threshold and --levels take a share.
-  if (spec.percent && !text.empty() && text.back() == '%')
-    return {&spec, parse_number(name, text.substr(0, text.size() - 1), NumberForm::decimal, spec.min * 100,
-                                spec.max * 100) / 100};
-  return {&spec, parse_number(name, text, NumberForm::decimal, spec.min, spec.max)};
+  if (!spec.percent) return {&spec, parse_number(name, text, NumberForm::decimal, spec.min, spec.max)};
+  // "5%", as --threshold and --levels take a share, and refused in their
+  // words, which quote the text as typed.
+  const bool percent = !text.empty() && text.back() == '%';
+  const std::optional<double> v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
+  const double limit = v ? (percent ? *v / 100 : *v) : -1;
+  if (v && limit >= spec.min && limit <= spec.max) return {&spec, limit};
+  throw UsageError(name + " must be a fraction from " + number_text(spec.min) + " to " + number_text(spec.max) +
+                   " or a percentage from " + number_text(spec.min * 100) + "% to " + number_text(spec.max * 100) +
+                   "%, got '" + text + "'");
 }
 
 Ssim ssim_needed(const Thresholds& limits) {
