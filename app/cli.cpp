@@ -794,14 +794,24 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
     // ImageMagick's and GraphicsMagick's commands, typed out of habit: as a
     // batch, "gpuimg convert a.png b.png" would read a file named convert.
-    if (std::error_code e; !listed && !std::filesystem::exists(paths[0], e))
+    if (std::error_code e; !listed && !std::filesystem::exists(paths[0], e)) {
       for (const char* theirs : {"convert", "magick", "mogrify", "gm"})
         if (paths[0] == theirs)
           throw UsageError("'" + paths[0] + "' is no command: gpuimg takes the files directly, as gpuimg INPUT "
                            "[OPERATION ...] OUTPUT");
-    if (paths.size() == 1 && !listed) {
-      if (std::error_code e; paths[0] == "help" && !std::filesystem::exists(paths[0], e))
+      if (paths[0] == "help")
         throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
+      // A subcommand mistyped ("compar a.png b.png") would read as a file
+      // that is not there; a word with no '.' or '/' is rarely a file.
+      if (paths[0].find_first_of("./") == std::string::npos) {
+        std::vector<std::string> names;
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+          names.push_back(sub->get_name());
+        if (const std::optional<std::string> near = near_miss(paths[0], names))
+          throw UsageError("'" + paths[0] + "' is no file or subcommand; did you mean " + *near + "?");
+      }
+    }
+    if (paths.size() == 1 && !listed) {
       // "--resize 100x100> th.png" unquoted: the shell took "> th.png" as
       // a redirection, leaving the size last and an empty th.png.
       if (argc >= 3 && std::string(argv[argc - 2]) == "--resize")

@@ -109,8 +109,15 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   const RunResult r = run_binary({"convert", "--invert", "--device", "cpu", "out.png"}, {tmp.path()});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::exists(tmp / "out.png"));
-  EXPECT_EQ(error_of({"help"}),
-            "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
+  for (const std::vector<std::string>& help : {std::vector<std::string>{"help"}, {"help", "compare"}})
+    EXPECT_EQ(error_of(help),
+              "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
+  // A subcommand mistyped, where no file is named so.
+  for (const auto& [typed, meant] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"compar", scene, scene}, "compar"}, {{"infp", scene}, "infp"}, {{"golde", "check", "x"}, "golde"}})
+    EXPECT_EQ(error_of(typed), "gpuimg: '" + meant + "' is no file or subcommand; did you mean " +
+                                   (meant == "compar" ? "compare" : meant == "infp" ? "info" : "golden") +
+                                   "? (see gpuimg --help)\n");
 }
 
 }  // namespace
