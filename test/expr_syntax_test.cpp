@@ -176,6 +176,9 @@ TEST(ExprErrors, ExactMessages) {
       {"v ? 1", "column 6: expected ':' for the '?' at column 3\nv ? 1\n     ^"},
       {"v : 1", "column 3: unexpected ':' (no '?' before it)\nv : 1\n  ^"},
       {"v = 1", "column 3: unexpected '=' (did you mean '=='?)\nv = 1\n  ^"},
+      {"v == = 1", "column 6: unexpected '='\nv == = 1\n     ^"},
+      {"v <== 1", "column 5: unexpected '='\nv <== 1\n    ^"},
+      {"v ** 2", "column 4: expected an operand after '*' (the power is '^': v^2)\nv ** 2\n   ^"},
       {"v & r", "column 3: unexpected '&' (did you mean '&&'?)\nv & r\n  ^"},
       {"1..2", "column 3: unexpected '.' after the number '1.'\n1..2\n  ^"},
       {"u.r*0.5", "column 2: unexpected '.' after a name (ImageMagick's u.r is r here: r, g, b, a are this pixel's "

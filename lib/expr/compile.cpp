@@ -201,6 +201,9 @@ class Parser {
   [[noreturn]] void missing_operand(const Token& token) const {
     const bool first = at_ == start_;
     if (first && (token.kind == Token::end || token.text == ";")) fail(token, "empty expression");
+    // Python's and Fortran's power, v**2 (written together, not "b * * 2").
+    if (!first && token.text == "*" && tokens_[at_ - 1].text == "*" && tokens_[at_ - 1].column + 1 == token.column)
+      fail(token, "expected an operand after '*' (the power is '^': v^2)");
     if (!first) fail(token, "expected an operand after " + quoted(tokens_[at_ - 1].text));
     if (token.text == ")") fail(token, "unexpected ')'");
     fail(token, "expected an operand before " + quoted(token.text));

@@ -63,7 +63,13 @@ class Lexer {
     for (std::string_view pair : kPairs)
       if (text_.substr(at_, 2) == pair) return take(Token::symbol, at_ + 2);
     if (std::string_view("+-*/%^<>!?:(),;").find(ch) != std::string_view::npos) return take(Token::symbol, at_ + 1);
-    if (ch == '=') fail(at_, "unexpected '=' (did you mean '=='?)");
+    if (ch == '=') {
+      // "v == = 1": '==' already typed, and the '=' is one too many.
+      std::size_t before = at_;
+      while (before > 0 && std::string_view(" \t\r\n").find(text_[before - 1]) != std::string_view::npos) --before;
+      const bool after_comparison = before > 0 && std::string_view("=<>!").find(text_[before - 1]) != std::string_view::npos;
+      fail(at_, after_comparison ? "unexpected '='" : "unexpected '=' (did you mean '=='?)");
+    }
     if (ch == '&') fail(at_, "unexpected '&' (did you mean '&&'?)");
     if (ch == '|') fail(at_, "unexpected '|' (did you mean '||'?)");
     // ImageMagick's -fx names a channel u.r or p.r; here it is r.
