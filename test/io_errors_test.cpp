@@ -246,9 +246,8 @@ TEST(ReadErrors, JpegWithAStrayMarkerInItsScanIsCorruptNotTruncated) {
   TempDir dir;
   write_image(dir.file("whole.jpg"), random_image(64, 48, 3, Depth::U8, 8));
   const Bytes jpg = load(dir.file("whole.jpg"));
-  const std::size_t sos = find_segment(jpg, 0xda);
-  ASSERT_LT(sos, jpg.size());
-  const std::size_t scan = sos + 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  const std::size_t scan = scan_data_at(jpg);
+  ASSERT_LT(scan, jpg.size());
   std::size_t mid = (scan + jpg.size()) / 2;
   while (jpg[mid - 1] == 0xff) ++mid;  // not between an FF and its stuffed 00
   const auto with = [&](std::initializer_list<std::uint8_t> bytes) {
@@ -271,9 +270,8 @@ TEST(ReadErrors, JpegWithDamagedScanDataIsRefusedSilently) {
   TempDir dir;
   write_image(dir.file("whole.jpg"), random_image(64, 48, 3, Depth::U8, 8));
   const Bytes jpg = load(dir.file("whole.jpg"));
-  const std::size_t sos = find_segment(jpg, 0xda);
-  ASSERT_LT(sos, jpg.size());
-  const std::size_t scan = sos + 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+  const std::size_t scan = scan_data_at(jpg);
+  ASSERT_LT(scan, jpg.size());
   const std::string prefix = dir.file("bad.jpg") + ": corrupt JPEG (libjpeg: Corrupt JPEG data: ";
 
   Bytes garbage = jpg;  // bytes between the last scan's data and EOI

@@ -74,6 +74,13 @@ inline std::size_t find_segment(const Bytes& jpg, int marker) {
   return jpg.size();
 }
 
+// Offset of a baseline JPEG's first byte of scan data, past the SOS
+// segment; the file's size when it has no scan.
+inline std::size_t scan_data_at(const Bytes& jpg) {
+  const std::size_t sos = find_segment(jpg, 0xda);
+  return sos + 4 > jpg.size() ? jpg.size() : sos + 2 + (std::size_t{jpg[sos + 2]} << 8 | jpg[sos + 3]);
+}
+
 // A PSD's header and three empty sections, in colour mode `mode` (1 gray,
 // 3 RGB, 4 CMYK, ...).
 inline Bytes psd_header(int w, int h, int channels, int bits, int mode = 3) {
