@@ -802,12 +802,14 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[0] == "help")
         throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
       // A subcommand mistyped ("compar a.png b.png") would read as a file
-      // that is not there; a word with no '.' or '/' is rarely a file.
-      if (paths[0].find_first_of("./") == std::string::npos) {
+      // that is not there; a word with no '.' or '/' is rarely a file. Not
+      // where OUTPUT is a folder: a batch whose first input folder is
+      // missing ("infos") reports it and goes on with the others.
+      if (paths[0].find_first_of("./") == std::string::npos && !names_folder(paths.back())) {
         std::vector<std::string> names;
         for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
           names.push_back(sub->get_name());
-        if (const std::optional<std::string> near = near_miss(paths[0], names))
+        if (const std::optional<std::string> near = near_miss(paths[0], names); near && *near != paths[0])
           throw UsageError("'" + paths[0] + "' is no file or subcommand; did you mean " + *near + "?");
       }
     }

@@ -109,6 +109,12 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   const RunResult r = run_binary({"convert", "--invert", "--device", "cpu", "out.png"}, {tmp.path()});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::exists(tmp / "out.png"));
+  // In a batch to a folder, a missing first input is that input's failure
+  // alone: the others are written.
+  const RunResult batch = run_binary({"infos", scene, "--device", "cpu", "out/"}, {tmp.path()});
+  EXPECT_EQ(batch.status, 1) << batch.err;
+  EXPECT_NE(batch.err.find("infos"), std::string::npos) << batch.err;
+  EXPECT_TRUE(fs::exists(tmp / "out" / "scene.png"));
   for (const std::vector<std::string>& help : {std::vector<std::string>{"help"}, {"help", "compare"}})
     EXPECT_EQ(error_of(help),
               "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");

@@ -62,6 +62,9 @@ std::optional<ImageShape> psd_shape(const Bytes& file);
 // stb_codec.cpp: stb_image decodes BMP, PNM (P5, P6), TGA and GIF;
 // stb_image_write encodes BMP and TGA. Encoders take 8-bit images only.
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels);
+// A BMP's sides that stb_image refuses, refused in the header's words
+// (stb's own reason names the last format it went on to try: "not GIF").
+void check_bmp_sides(const Bytes& file);
 // Frame `index` of a GIF, RGBA 8-bit, as stb_image draws an animation: each
 // frame over those before it, by its disposal method.
 Image decode_gif_frame(const Bytes& file, std::size_t index, std::uint64_t max_pixels);

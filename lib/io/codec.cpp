@@ -145,6 +145,7 @@ Image decode(const Bytes& file, Format format, const ReadOptions& opts) {
       if (is_run_length_bmp(file)) {
         img = decode_bmp_rle(file, max_pixels);
       } else {
+        check_bmp_sides(file);
         check_bmp_palette_indices(file);
         img = decode_with_stb(file, format, max_pixels);
       }
@@ -379,7 +380,8 @@ std::vector<std::string> lossy_layout_notes(const OutputFormat& format, const Im
   name += " ";
   if (img.channels >= 3 && layout.channels < 3)
     notes.push_back(name + "holds no colour: RGB made gray by --grayscale's formula");
-  // BMP can hold alpha (gpuimg reads 32-bit files); gpuimg writes 24-bit ones.
+  // BMP can hold alpha (gpuimg reads 32-bit files); gpuimg writes 8-bit
+  // gray or 24-bit ones.
   if (img.has_alpha() && layout.channels % 2 == 1)
     notes.push_back(name + (format.format != Format::bmp ? ""
                             : layout.channels == 1       ? "as gpuimg writes it (8-bit gray) "

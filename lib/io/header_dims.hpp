@@ -45,10 +45,9 @@ inline std::optional<Dims> png_dims(const Bytes& b) {
   return Dims{read_uint(b, 16, 4, true), read_uint(b, 20, 4, true)};
 }
 
-// The header sizes BITMAPCOREHEADER (12 bytes, 16-bit fields) and every
-// later one (32-bit signed fields; a negative height means top-down rows).
-// A BMP's width and height as its header gives them, signed (a negative
-// height is a top-down image).
+// A BMP's width and height as its header gives them: BITMAPCOREHEADER's
+// (12 bytes) unsigned 16-bit, every later header's signed 32-bit (a
+// negative height means top-down rows).
 struct BmpSides {
   std::int64_t width, height;
 };
@@ -56,7 +55,6 @@ inline std::optional<BmpSides> bmp_sides(const Bytes& b) {
   if (!has(b, 14, 12)) return std::nullopt;
   const bool core = read_uint(b, 14, 4, false) == 12;
   const int field = core ? 2 : 4;
-  // The core header's sides are unsigned 16-bit, the others' signed 32-bit.
   const auto side = [&](std::size_t at) {
     const std::uint64_t v = read_uint(b, at, field, false);
     return core ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(static_cast<std::int32_t>(v));
@@ -282,11 +280,12 @@ inline JpegLayout inspect_jpeg(const std::vector<std::uint8_t>& b) {
     if (!detail::has(b, pos, 2)) return out;
     const std::size_t len = detail::read_uint(b, pos, 2, true);
     if (len < 2) return malformed("segment length below 2, at byte " + std::to_string(pos));
-    // A file that still ends with its end-of-image marker was not cut
-    // short: the segment's length is wrong (or its marker is a stray FF in
-    // the scan's data).
+    // Past a scan, in a file that still ends with its end-of-image marker,
+    // the segment is a stray FF in the scan's data or its length is wrong:
+    // the file was not cut short. (Before any scan, a file cut where an
+    // Exif thumbnail ends would end so too.)
     if (!detail::has(b, pos, len))
-      return n >= 2 && b[n - 2] == 0xff && b[n - 1] == 0xd9
+      return scanned && n >= 2 && b[n - 2] == 0xff && b[n - 1] == 0xd9
                  ? malformed("a segment at byte " + std::to_string(marker_at) + " runs past the end of the file")
                  : out;
     const bool sof = marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;

@@ -112,8 +112,8 @@ void append(void* context, void* data, int size) {
 // stb's decoder takes its absolute value. INT_MIN has none: 0, refused.
 int rows_of(int info_height) { return info_height == INT_MIN ? 0 : std::abs(info_height); }
 
-// Where a BMP's sides are wrong, stb_image's reason is that of the last
-// format it went on to try ("not GIF"): the header says what is wrong.
+}  // namespace
+
 void check_bmp_sides(const Bytes& file) {
   const std::optional<detail::BmpSides> s = detail::bmp_sides(file);
   if (!s) return;
@@ -122,13 +122,10 @@ void check_bmp_sides(const Bytes& file) {
   if (s->height == INT32_MIN) throw CodecFailure("corrupt BMP (height -2^31, which no top-down image can have)");
 }
 
-}  // namespace
-
 Image decode_with_stb(const Bytes& file, Format format, std::uint64_t max_pixels) {
   if (file.size() > INT_MAX) {
     throw CodecFailure(std::string(format_name(format)) + " file over 2 GiB, more than stb_image can read");
   }
-  if (format == Format::bmp) check_bmp_sides(file);
   int width = 0, height = 0, channels = 0;
   {
     Source info{&file};
