@@ -43,6 +43,13 @@ std::optional<double> read_decimal(std::string_view text) {
   return std::strtod(std::string(text).c_str(), nullptr);
 }
 
+std::optional<double> read_fraction(std::string_view text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  const auto v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
+  if (!v) return std::nullopt;
+  return percent ? *v / 100 : *v;
+}
+
 double parse_number(const std::string& what, const std::string& text, NumberForm form, double min, double max) {
   std::optional<double> v;
   if (form == NumberForm::decimal) {

@@ -19,6 +19,9 @@ namespace gpuimg {
 // refuses.
 std::optional<double> read_decimal(std::string_view text);
 
+// A fraction as read_decimal reads it, 0.25, or 25% for the same fraction.
+std::optional<double> read_fraction(std::string_view text);
+
 // A plain decimal of digits alone, with an optional sign: no fraction or
 // exponent. nullopt also where the value does not fit Int.
 template <class Int> std::optional<Int> read_integer(std::string_view text) {

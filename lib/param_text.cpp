@@ -179,14 +179,6 @@ std::string range_text(const ParamSpec& spec, double scale = 1, const char* unit
   return spec.min_excluded ? "above " + lo + ", at most " + hi : "from " + lo + " to " + hi;
 }
 
-// 0.25, or 25% for the same fraction.
-std::optional<double> read_fraction(std::string_view text) {
-  const bool percent = !text.empty() && text.back() == '%';
-  const auto v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
-  if (!v) return std::nullopt;
-  return percent ? *v / 100 : *v;
-}
-
 std::optional<NumberList> read_list(std::string_view text, const ParamSpec& spec) {
   std::vector<double> numbers;
   for (;;) {

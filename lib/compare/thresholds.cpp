@@ -20,10 +20,7 @@ Threshold parse_threshold_named(const std::string& name, const ThresholdSpec& sp
   if (!spec.percent) return {&spec, parse_number(name, text, NumberForm::decimal, spec.min, spec.max)};
   // "5%", as --threshold and --levels take a share, and refused in their
   // words, which quote the text as typed.
-  const bool percent = !text.empty() && text.back() == '%';
-  const std::optional<double> v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
-  const double limit = v ? (percent ? *v / 100 : *v) : -1;
-  if (v && limit >= spec.min && limit <= spec.max) return {&spec, limit};
+  if (const std::optional<double> v = read_fraction(text); v && *v >= spec.min && *v <= spec.max) return {&spec, *v};
   throw UsageError(name + " must be a fraction from " + number_text(spec.min) + " to " + number_text(spec.max) +
                    " or a percentage from " + number_text(spec.min * 100) + "% to " + number_text(spec.max * 100) +
                    "%, got '" + text + "'");
