@@ -176,6 +176,13 @@ std::string command_path(const CLI::App& app) {
   return path;
 }
 
+// The subcommands `app` takes, by name.
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  return names;
+}
+
 // What a subcommand lacks, as CLI11's RequiredError leaves it unsaid
 // ("A subcommand is required", "expected is required"): the subcommands it
 // takes, or the arguments not given, by their names in --help.
@@ -183,10 +190,8 @@ std::optional<std::string> missing_words(const CLI::App& app, int argc, const ch
   const std::vector<const CLI::App*> chain = parsed_chain(app);
   if (chain.empty()) return std::nullopt;
   const CLI::App& inner = *chain.back();
-  const std::vector<const CLI::App*> subs = inner.get_subcommands([](const CLI::App*) { return true; });
-  if (!subs.empty() && inner.get_subcommands().empty()) {
-    std::vector<std::string> names;
-    for (const CLI::App* sub : subs) names.push_back(sub->get_name());
+  const std::vector<std::string> names = subcommand_names(inner);
+  if (!names.empty() && inner.get_subcommands().empty()) {
     // The word typed where a subcommand belongs: after the last one parsed.
     std::string typed;
     for (int i = 1; i + 1 < argc; ++i)
@@ -806,10 +811,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       // where OUTPUT is a folder: a batch whose first input folder is
       // missing ("infos") reports it and goes on with the others.
       if (paths[0].find_first_of("./") == std::string::npos && !names_folder(paths.back())) {
-        std::vector<std::string> names;
-        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-          names.push_back(sub->get_name());
-        if (const std::optional<std::string> near = near_miss(paths[0], names); near && *near != paths[0])
+        if (const std::optional<std::string> near = near_miss(paths[0], subcommand_names(app)); near && *near != paths[0])
           throw UsageError("'" + paths[0] + "' is no file or subcommand; did you mean " + *near + "?");
       }
     }
