@@ -11,7 +11,8 @@
 // where each channel has its own.
 //
 // A pass that reads its input's range first runs channel_ranges_kernel:
-// each thread's smallest and largest sample per channel, then the warp's
+// each thread's smallest and largest sample per channel (kRangeGroups
+// groups in flight at a time), then the warp's
 // (__reduce_min_sync), then one atomic per warp.
 #include <algorithm>
 #include <cstdint>
@@ -23,6 +24,12 @@ namespace gpuimg {
 namespace {
 
 constexpr int kThreads = 256;
+// Groups a thread of the range pass loads at a time, all before it folds
+// the first in: with one at a time the pass read at about half the memory's
+// bandwidth. --normalize at 7680x4320 RGB 8-bit on the H200 (range pass
+// and lookup) took 0.134 ms with one, 0.123 with two, 0.113 with four,
+// 0.110 with eight.
+constexpr int kRangeGroups = 8;
 // A lookup block fills its tables before it starts, and at 16 bits only
 // one block (128 KiB of table) fits an SM: it takes as many threads as a
 // block may have, half the SM's.
@@ -183,14 +190,21 @@ __global__ void __launch_bounds__(kThreads) channel_ranges_kernel(const T* __res
   for (int c = 0; c < C; ++c) lo[c] = 0xffffffffu, hi[c] = 0;
   const long long groups = samples / G::N;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
-    G in;
-    in.load(src, g);
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
+       g += kRangeGroups * stride) {
+    G in[kRangeGroups];
 #pragma unroll
-    for (int k = 0; k < G::N; ++k) {
-      lo[k % C] = min(lo[k % C], unsigned(in.s[k]));
-      hi[k % C] = max(hi[k % C], unsigned(in.s[k]));
-    }
+    for (int u = 0; u < kRangeGroups; ++u)
+      if (g + u * stride < groups) in[u].load(src, g + u * stride);
+#pragma unroll
+    for (int u = 0; u < kRangeGroups; ++u)
+      if (g + u * stride < groups) {
+#pragma unroll
+        for (int k = 0; k < G::N; ++k) {
+          lo[k % C] = min(lo[k % C], unsigned(in[u].s[k]));
+          hi[k % C] = max(hi[k % C], unsigned(in[u].s[k]));
+        }
+      }
   }
   const long long i = groups * G::N + threadIdx.x;
   if (blockIdx.x == 0 && i < samples) {
