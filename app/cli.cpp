@@ -85,13 +85,38 @@ template <class Op> std::string op_form() {
   return form + closing;
 }
 
-// ImageMagick's name for a gpuimg operation, where the two differ; the
-// others share their names (-resize, -median, ...). ImageMagick's -blur is
-// a Gaussian, which gpuimg's --blur (a box) is not.
-constexpr std::pair<const char*, const char*> kImageMagickNames[] = {
-    {"negate", "invert"},       {"gaussian-blur", "gaussian"}, {"level", "levels"},          {"auto-level", "normalize"},
-    {"colorspace", "grayscale"}, {"extract", "crop"},           {"morphology", "convolve"},  {"sample", "resize"},
-    {"scale", "resize"},        {"thumbnail", "resize"},       {"fx", "map"},                {"blur", "gaussian"},
+// ImageMagick's name for a gpuimg operation, where the two differ (the
+// others share their names: -resize, -median, ...), and what differs in
+// meaning or in how the value is written, where anything does: the
+// message for -normalize should not promise ImageMagick's bytes.
+struct MagickWord {
+  const char* theirs;
+  const char* ours;
+  const char* note;
+};
+constexpr MagickWord kImageMagickNames[] = {
+    {"negate", "invert", ""},
+    {"gaussian-blur", "gaussian", "; -gaussian-blur 0xS is --gaussian S"},
+    {"blur", "gaussian", "; -blur 0xS is --gaussian S (gpuimg's --blur R is a box)"},
+    {"level", "levels", "; -level 10%,90% is --levels 10%,90% (B and W are fractions or percentages, not levels)"},
+    {"auto-level", "normalize", ""},
+    {"normalize", "normalize",
+     ", which stretches each channel's full range as -auto-level does, without -normalize's clipping of the "
+     "darkest 2% and brightest 1%"},
+    {"colorspace", "grayscale", " (Rec. 601 luma, as -grayscale Rec601Luma; not the formula of -colorspace Gray)"},
+    {"threshold", "threshold",
+     ", each colour channel on its own as -channel RGB -threshold, where plain -threshold compares the "
+     "intensity; T is a fraction or percentage"},
+    {"sharpen", "unsharp", "; -sharpen 0xS is closest to --unsharp S (gpuimg's --sharpen F is a 3x3 Laplacian)"},
+    {"unsharp", "unsharp", "; -unsharp 0xS+A+T is --unsharp S,A,T"},
+    {"median", "median", "; -median N, an NxN window, is --median R with N = 2R + 1"},
+    {"extract", "crop", ""},
+    {"morphology", "convolve", ""},
+    {"sample", "resize", " with :nearest (-sample 50% is --resize 50%:nearest)"},
+    {"scale", "resize", " with :box (-scale 50% is --resize 50%:box)"},
+    {"thumbnail", "resize", ""},
+    {"resize", "resize", "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box"},
+    {"fx", "map", "; -fx's u, i and j are v, x and y"},
 };
 
 // Other tools' names and other spellings of an operation: --negate, --grey
@@ -113,8 +138,8 @@ std::optional<std::string> other_spelling(const std::string& word) {
   const std::size_t dashes = word.compare(0, 2, "--") == 0 ? 2 : word.compare(0, 1, "-") == 0 ? 1 : 0;
   if (dashes == 0) return std::nullopt;
   const std::string name = word.substr(dashes);
-  for (const auto& [theirs, ours] : kImageMagickNames)
-    if (name == theirs) return std::string("--") + ours;
+  for (const MagickWord& m : kImageMagickNames)
+    if (name == m.theirs && name != m.ours) return std::string("--") + m.ours;
   for (const auto& [theirs, ours] : kOtherSpellings)
     if (name == theirs) return std::string("--") + ours;
   return std::nullopt;
@@ -124,13 +149,16 @@ std::optional<std::string> other_spelling(const std::string& word) {
 // an ImageMagick-style word such as -blur or -negate; nullopt for others.
 std::optional<std::string> imagemagick_op(const std::string& word) {
   if (word.size() < 3 || word[0] != '-' || word[1] == '-') return std::nullopt;
-  std::string name = word.substr(1);
-  for (const auto& [theirs, ours] : kImageMagickNames)
-    if (name == theirs) name = ours;
+  std::string name = word.substr(1), note;
+  for (const MagickWord& m : kImageMagickNames)
+    if (name == m.theirs) {
+      name = m.ours, note = m.note;
+      break;
+    }
   std::optional<std::string> form;
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
-    if (name == Op::name) form = op_form<Op>();
+    if (name == Op::name) form = op_form<Op>() + note;
   });
   return form;
 }
@@ -331,18 +359,59 @@ bool names_folder(const std::string& path) {
   return !image_extension(lower_extension(path));
 }
 
+// The operation an option names ("--blur": "blur"), or empty.
+std::string op_named(const std::string& option) {
+  std::string name;
+  if (option.compare(0, 2, "--") == 0)
+    for_each_op([&](auto tag) {
+      using Op = typename decltype(tag)::type;
+      if (option.compare(2, std::string::npos, Op::name) == 0) name = Op::name;
+    });
+  return name;
+}
+
+// Whether the operation `option` names takes `value` as its one word.
+bool accepts_value(const std::string& option, const std::string& value) {
+  const std::string op = op_named(option);
+  if (op.empty()) return false;
+  try {
+    parse_stage(op, {value});
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 // "--map v *0.5": a value with a space, its quotes lost, leaves a word
 // after it that the command line takes for an INPUT. Where OUTPUT is no
 // folder, so that the batch would blame it, a word right after an
 // option's value that is no file and has no image's extension is named.
 void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* argv, const std::string& output) {
   if (std::error_code e; names_folder(output) || std::filesystem::is_directory(output, e)) return;
+  const auto stray = [](const std::string& word) {
+    std::error_code e;
+    return !word.empty() && word[0] != '-' && !std::filesystem::exists(word, e) &&
+           !image_extension(lower_extension(word));
+  };
+  for (int i = 2; i < argc; ++i) {
+    const std::string option = argv[i - 1], word = argv[i];
+    // "--invert 1": a number after an operation that takes no value.
+    if (!op_named(option).empty() && !takes_next_word(app, option) && stray(word) &&
+        (std::isdigit(static_cast<unsigned char>(word[0])) || word[0] == '.'))
+      throw UsageError("unexpected argument '" + word + "' after " + option + ": " + option + " takes no value");
+  }
   for (int i = 3; i < argc; ++i) {
     const std::string option = argv[i - 2], value = argv[i - 1], word = argv[i];
-    if (word.empty() || word[0] == '-' || value.empty() || value[0] == '-' || !takes_next_word(app, option)) continue;
-    if (std::error_code e; !std::filesystem::exists(word, e) && !image_extension(lower_extension(word)))
-      throw UsageError("unexpected argument '" + word + "' after " + option + " " + value +
-                       ": a value with spaces needs quotes (" + option + " '" + value + " " + word + "')");
+    if (value.empty() || value[0] == '-' || !takes_next_word(app, option) || !stray(word)) continue;
+    const std::string after = "unexpected argument '" + word + "' after " + option + " " + value;
+    // Quotes help only where the value with the word is one the option takes.
+    if (accepts_value(option, value + " " + word))
+      throw UsageError(after + ": a value with spaces needs quotes (" + option + " '" + value + " " + word + "')");
+    // ImageMagick's settings that start with '+' (+repage after -crop).
+    if (word[0] == '+' && word.size() > 1 && std::isalpha(static_cast<unsigned char>(word[1])))
+      throw UsageError(after + ": ImageMagick's " + word + " has no counterpart here" +
+                       (word == "+repage" ? " (an image keeps no virtual canvas to reset)" : "") + "; drop it");
+    throw UsageError(after + ": " + option + " takes one value");
   }
 }
 
@@ -804,6 +873,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         if (paths[0] == theirs)
           throw UsageError("'" + paths[0] + "' is no command: gpuimg takes the files directly, as gpuimg INPUT "
                            "[OPERATION ...] OUTPUT");
+      if (paths[0] == "identify")
+        throw UsageError("'identify' is no command: ImageMagick's identify is gpuimg info FILE...");
       if (paths[0] == "help")
         throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
       // A subcommand mistyped ("compar a.png b.png") would read as a file

@@ -1,6 +1,8 @@
 #include "op_options.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 
@@ -25,6 +27,45 @@ template <class Op> std::string flag_help() {
     text += std::string("\n") + p.name + ": " + p.meaning + ", " + param_form(p) +
             (p.optional ? " (default " + default_text(p) + ")" : "") + ".";
   return text + "\nExample: " + Op::example;
+}
+
+// An ImageMagick habit in a value gpuimg refused ("--blur 0x3", "--threshold
+// 128"), and what to write instead; empty where the value shows none.
+std::string imagemagick_value_hint(const std::string& op, const std::string& value) {
+  const auto digits = [&](std::size_t from, std::size_t to) {
+    bool any = false;
+    for (std::size_t i = from; i < to; ++i)
+      if (std::isdigit(static_cast<unsigned char>(value[i])))
+        any = true;
+      else if (value[i] != '.')
+        return false;
+    return any;
+  };
+  const std::size_t x = value.find('x');
+  const std::size_t end = std::min(value.find('+'), value.size());
+  // RxS: a radius (perhaps empty or 0, "as large as S needs") and a sigma.
+  const bool geometry = x != std::string::npos && x < end && (x == 0 || digits(0, x)) && digits(x + 1, end);
+  if (geometry) {
+    if (op == "blur") return "; ImageMagick's -blur RxS is a Gaussian of sigma S, here --gaussian S (--blur R is a box)";
+    if (op == "gaussian") return "; ImageMagick's RxS is --gaussian S here (the radius follows from S)";
+    if (op == "unsharp") return "; ImageMagick's -unsharp RxS+A+T is --unsharp S,A,T here";
+    if (op == "sharpen") return "; ImageMagick's -sharpen RxS is closest to --unsharp S here";
+    if (op == "median") return "; ImageMagick's NxN window is --median R here, N = 2R + 1 (3x3 is --median 1)";
+  }
+  const std::size_t comma = std::min(value.find(','), value.size());
+  if ((op == "threshold" || op == "levels") && digits(0, comma) && comma > 0 && value[0] != '.' &&
+      std::stod(value.substr(0, comma)) >= 2) {
+    const double level = std::stod(value.substr(0, comma)), range = level <= 255 ? 255 : 65535;
+    std::string example;
+    if (level <= range) {
+      char percent[32];
+      std::snprintf(percent, sizeof percent, "%.1f%%", level / range * 100);
+      example = " (" + value.substr(0, comma) + " of " + (range == 255 ? "255" : "65535") + " is " + percent + ")";
+    }
+    return "; ImageMagick counts levels (of 255 or 65535), gpuimg takes a fraction of the range or a percentage" +
+           example;
+  }
+  return "";
 }
 
 }  // namespace
@@ -95,7 +136,13 @@ Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops) {
     std::vector<std::string> values;
     if (n > 0) values.assign(all.begin() + at, all.begin() + at + n);
     at += n;
-    pipeline.push_back(parse_stage(it->second, values));
+    try {
+      pipeline.push_back(parse_stage(it->second, values));
+    } catch (const UsageError& e) {
+      const std::string hint = values.size() == 1 ? imagemagick_value_hint(it->second, values[0]) : "";
+      if (hint.empty()) throw;
+      throw UsageError(e.what() + hint, e.detail());
+    }
   }
   return pipeline;
 }

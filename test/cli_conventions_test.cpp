@@ -254,27 +254,101 @@ TEST(CliConventions, CompareTakesQuietAndVerbose) {
 }
 
 // ImageMagick's single-dash operations are pointed to gpuimg's, by the
-// same name or by ImageMagick's own (its -blur is a Gaussian); a slip in a
-// double-dash name still gets the nearest option, and a single-dash one
-// whose first letter is a short flag (-quality: -q) the double-dash name.
+// same name or by ImageMagick's own (its -blur is a Gaussian), with what
+// differs where anything does; a slip in a double-dash name still gets the
+// nearest option, and a single-dash one whose first letter is a short flag
+// (-quality: -q) the double-dash name.
 TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
   struct Case {
     std::string word, says;
   };
-  for (const Case& c : {Case{"-blur", "unknown option '-blur': ImageMagick's -blur is gpuimg's --gaussian S (>0..100)"},
-                        Case{"-median", "unknown option '-median': ImageMagick's -median is gpuimg's --median R (1..15)"},
-                        Case{"-fx", "unknown option '-fx': ImageMagick's -fx is gpuimg's --map EXPR"},
-                        Case{"-quality", "unknown option '-quality'; did you mean --quality?"},
-                        Case{"-verbose", "unknown option '-verbose'; did you mean --verbose?"},
-                        Case{"-negate", "unknown option '-negate': ImageMagick's -negate is gpuimg's --invert"},
-                        Case{"-gaussian-blur",
-                             "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian S "
-                             "(>0..100)"},
-                        Case{"-bluur", "unknown option '-bluur'; did you mean --blur?"}}) {
+  for (const Case& c :
+       {Case{"-blur", "unknown option '-blur': ImageMagick's -blur is gpuimg's --gaussian S (>0..100); -blur 0xS is "
+                      "--gaussian S (gpuimg's --blur R is a box)"},
+        Case{"-median", "unknown option '-median': ImageMagick's -median is gpuimg's --median R (1..15); -median N, "
+                        "an NxN window, is --median R with N = 2R + 1"},
+        Case{"-fx", "unknown option '-fx': ImageMagick's -fx is gpuimg's --map EXPR; -fx's u, i and j are v, x and y"},
+        Case{"-quality", "unknown option '-quality'; did you mean --quality?"},
+        Case{"-verbose", "unknown option '-verbose'; did you mean --verbose?"},
+        Case{"-negate", "unknown option '-negate': ImageMagick's -negate is gpuimg's --invert"},
+        Case{"-gaussian-blur", "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian "
+                               "S (>0..100); -gaussian-blur 0xS is --gaussian S"},
+        Case{"-normalize", "unknown option '-normalize': ImageMagick's -normalize is gpuimg's --normalize, which "
+                           "stretches each channel's full range as -auto-level does, without -normalize's clipping "
+                           "of the darkest 2% and brightest 1%"},
+        Case{"-sharpen", "unknown option '-sharpen': ImageMagick's -sharpen is gpuimg's --unsharp S (>0..100)[,A "
+                         "(0..100)[,T (0..1 or 0..100%)]]; -sharpen 0xS is closest to --unsharp S (gpuimg's "
+                         "--sharpen F is a 3x3 Laplacian)"},
+        Case{"-scale", "unknown option '-scale': ImageMagick's -scale is gpuimg's --resize SIZE[:FILTER "
+                       "(nearest|box|linear|cubic|lanczos3)] with :box (-scale 50% is --resize 50%:box)"},
+        Case{"-bluur", "unknown option '-bluur'; did you mean --blur?"}}) {
     const RunResult r = run_binary({"in.png", c.word, "3", "out.png"});
     EXPECT_EQ(r.status, 2) << c.word;
     EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
   }
+}
+
+// ImageMagick's ways of writing a value, refused, with gpuimg's way named;
+// no hint where the value shows no such habit.
+TEST(CliConventions, ImageMagickValuesAreTranslated) {
+  TempDir dir;
+  const std::string in = (data_dir() / "tiny.png").string();
+  struct Case {
+    std::vector<std::string> words;
+    std::string says;
+  };
+  for (const Case& c :
+       {Case{{"--blur", "0x3"}, "--blur: R must be an integer from 1 to 4096, got '0x3'; ImageMagick's -blur RxS is a "
+                                "Gaussian of sigma S, here --gaussian S (--blur R is a box)"},
+        Case{{"--unsharp", "0x2+1+0.05"}, "--unsharp: S must be a decimal number above 0, at most 100, got "
+                                          "'0x2+1+0.05'; ImageMagick's -unsharp RxS+A+T is --unsharp S,A,T here"},
+        Case{{"--median", "3x3"}, "--median: R must be an integer from 1 to 15, got '3x3'; ImageMagick's NxN window "
+                                  "is --median R here, N = 2R + 1 (3x3 is --median 1)"},
+        Case{{"--threshold", "128"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
+                                     "got '128'; ImageMagick counts levels (of 255 or 65535), gpuimg takes a "
+                                     "fraction of the range or a percentage (128 of 255 is 50.2%)"},
+        Case{{"--threshold", "1.5"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
+                                     "got '1.5'"},
+        Case{{"--gaussian", "fast"}, "--gaussian: S must be a decimal number above 0, at most 100, got 'fast'"}}) {
+    std::vector<std::string> args = {in};
+    args.insert(args.end(), c.words.begin(), c.words.end());
+    args.push_back(dir.file("out.png"));
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 2) << c.words[1];
+    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
+  }
+}
+
+// A word left over after an operation is named with what the operation
+// takes: quotes only where the value with it is one the operation takes.
+TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
+  TempDir dir;
+  const std::string in = (data_dir() / "tiny.png").string();
+  struct Case {
+    std::vector<std::string> words;
+    std::string says;
+  };
+  for (const Case& c :
+       {Case{{"--crop", "2x2+0+0", "+repage"}, "unexpected argument '+repage' after --crop 2x2+0+0: ImageMagick's "
+                                              "+repage has no counterpart here (an image keeps no virtual canvas to "
+                                              "reset); drop it"},
+        Case{{"--gaussian", "2", "3"}, "unexpected argument '3' after --gaussian 2: --gaussian takes one value"},
+        Case{{"--invert", "1"}, "unexpected argument '1' after --invert: --invert takes no value"},
+        Case{{"--map", "v*0.5", "+0.1"},
+             "unexpected argument '+0.1' after --map v*0.5: a value with spaces needs quotes (--map 'v*0.5 +0.1')"}}) {
+    std::vector<std::string> args = {in};
+    args.insert(args.end(), c.words.begin(), c.words.end());
+    args.push_back(dir.file("out.png"));
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 2) << c.words[0];
+    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
+  }
+  const RunResult identify = run_binary({"identify", in});
+  EXPECT_EQ(identify.status, 2);
+  EXPECT_EQ(identify.err,
+            "gpuimg: 'identify' is no command: ImageMagick's identify is gpuimg info FILE... (see gpuimg --help)\n");
 }
 
 }  // namespace
