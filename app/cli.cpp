@@ -693,6 +693,29 @@ DeviceSet parse_devices(const std::string& text) {
   }
 }
 
+// gpuimg help [WORD]: the usage, or one operation's or subcommand's help.
+// Throws UsageError for a word that names neither, or for more than one.
+std::string help_text(const CLI::App& app, std::string word, bool more) {
+  if (more) throw UsageError("help: takes one operation or subcommand, as in gpuimg help blur");
+  if (word.empty()) return app.help();
+  word.erase(0, word.find_first_not_of('-'));
+  std::optional<std::string> text;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if (word != Op::name) return;
+    text = op_form<Op>() + "\n";
+    std::istringstream lines(*op_help(word));
+    for (std::string line; std::getline(lines, line);) *text += "  " + line + "\n";
+  });
+  if (text) return *text;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(word)) return sub->help();
+  std::vector<std::string> names = subcommand_names(app);
+  for_each_op([&](auto tag) { names.push_back(decltype(tag)::type::name); });
+  const std::optional<std::string> near = near_miss(word, names);
+  throw UsageError("help: no operation or subcommand '" + word + "'" + (near ? "; did you mean " + *near + "?" : ""));
+}
+
 std::string op_table() {
   std::ostringstream out;
   for_each_op([&](auto tag) {
@@ -875,8 +898,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                            "[OPERATION ...] OUTPUT");
       if (paths[0] == "identify")
         throw UsageError("'identify' is no command: ImageMagick's identify is gpuimg info FILE...");
-      if (paths[0] == "help")
-        throw UsageError("'help' is no command: gpuimg --help shows the usage, --list-ops the operations");
+      if (paths[0] == "help") {
+        std::cout << help_text(app, paths.size() == 2 ? paths[1] : "", paths.size() > 2);
+        return result;
+      }
       // A subcommand mistyped ("compar a.png b.png") would read as a file
       // that is not there; a word with no '.' or '/' is rarely a file. Not
       // where OUTPUT is a folder: a batch whose first input folder is

@@ -70,6 +70,15 @@ std::string imagemagick_value_hint(const std::string& op, const std::string& val
 
 }  // namespace
 
+std::optional<std::string> op_help(const std::string& name) {
+  std::optional<std::string> text;
+  for_each_op([&](auto tag) {
+    using Op = typename decltype(tag)::type;
+    if (name == Op::name) text = flag_help<Op>();
+  });
+  return text;
+}
+
 std::vector<std::string> known_options(const CLI::App& app) {
   const std::vector<CLI::App*> subs = app.get_subcommands();
   if (!subs.empty()) return known_options(*subs.front());

@@ -3,6 +3,7 @@
 // the golden manifest's ARGS, so both accept exactly the same words.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ using OpOptions = std::map<const CLI::Option*, std::string>;
 
 // Adds one option per registered op to `app`, in the group `group`.
 OpOptions add_op_options(CLI::App& app, const std::string& group);
+
+// The help --help shows for operation `name` ("blur"): its summary, each
+// parameter, an example; nullopt where no operation has that name.
+std::optional<std::string> op_help(const std::string& name);
 
 // After app.parse(): the stages in command-line order. Throws UsageError.
 Pipeline pipeline_in_order(const CLI::App& app, const OpOptions& ops);

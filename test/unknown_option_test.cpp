@@ -115,9 +115,23 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(batch.status, 1) << batch.err;
   EXPECT_NE(batch.err.find("infos"), std::string::npos) << batch.err;
   EXPECT_TRUE(fs::exists(tmp / "out" / "scene.png"));
-  for (const std::vector<std::string>& help : {std::vector<std::string>{"help"}, {"help", "compare"}})
-    EXPECT_EQ(error_of(help),
-              "gpuimg: 'help' is no command: gpuimg --help shows the usage, --list-ops the operations (see gpuimg --help)\n");
+  // help: the usage, an operation's help as --help gives it, or a subcommand's.
+  const RunResult usage = run_binary({"help"});
+  EXPECT_EQ(usage.status, 0);
+  EXPECT_EQ(usage.out.rfind("gpuimg: fast, bit-exact image processing", 0), 0u) << usage.out;
+  const RunResult blur = run_binary({"help", "blur"});
+  EXPECT_EQ(blur.status, 0);
+  EXPECT_EQ(blur.out, "--blur R (1..4096)\n"
+                      "  Box blur: the mean over the (2R+1)x(2R+1) window, border replicate, exact, rounded half up.\n"
+                      "  R: radius in pixels, an integer from 1 to 4096.\n"
+                      "  Example: --blur 3\n");
+  const RunResult compare = run_binary({"help", "compare"});
+  EXPECT_EQ(compare.status, 0);
+  EXPECT_EQ(compare.out.rfind("Compare ACTUAL with EXPECTED", 0), 0u) << compare.out;
+  EXPECT_EQ(error_of({"help", "bluur"}),
+            "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({"help", "blur", "compare"}),
+            "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur (see gpuimg --help)\n");
   // A subcommand mistyped, where no file is named so.
   for (const auto& [typed, meant] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"compar", scene, scene}, "compar"}, {{"infp", scene}, "infp"}, {{"golde", "check", "x"}, "golde"}})
