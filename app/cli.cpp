@@ -119,6 +119,32 @@ constexpr MagickWord kImageMagickNames[] = {
     {"fx", "map", "; -fx's u, i and j are v, x and y"},
 };
 
+// ImageMagick's settings with no option of that name here, and what does
+// their job: for the processing command (`command` empty) or a subcommand.
+struct MagickSetting {
+  const char* command;
+  const char* theirs;
+  const char* here;
+};
+constexpr MagickSetting kImageMagickSettings[] = {
+    {"", "filter", "a filter is --resize's suffix, as in --resize 50%:lanczos3 (nearest, box, linear, cubic, lanczos3)"},
+    {"", "auto-orient", "gpuimg turns an image by its EXIF orientation unless --no-auto-orient"},
+    {"", "contrast-stretch",
+     "no counterpart; --normalize stretches each channel's full range, --levels B,W the range given"},
+    {"compare", "metric",
+     "compare prints every metric (ImageMagick's AE is its 'differing' pixels); a limit such as --max-differing N or "
+     "--min-psnr DB fails it"},
+    {"compare", "fuzz", "--threshold T counts a pixel equal within a colour distance, --max-diff N bounds any sample's"},
+};
+
+std::optional<std::string> imagemagick_setting(const std::string& option, const std::string& command) {
+  if (option.size() < 3 || option[0] != '-' || option[1] == '-') return std::nullopt;
+  for (const MagickSetting& m : kImageMagickSettings)
+    if (command == m.command && option.compare(1, std::string::npos, m.theirs) == 0)
+      return "ImageMagick's " + option + ": " + m.here;
+  return std::nullopt;
+}
+
 // Other tools' names and other spellings of an operation: --negate, --grey
 // and -grey get "did you mean --invert?" (--grayscale?), as a slip would
 // (-negate, ImageMagick's own, gets imagemagick_op's message first).
@@ -288,6 +314,8 @@ std::string usage_message(const CLI::ParseError& e, const std::string& subcomman
       const std::string option = w.substr(0, w.find('='));
       const std::optional<std::string> magick = subcommand.empty() ? imagemagick_op(option) : std::nullopt;
       if (magick) return "unknown option '" + option + "': ImageMagick's " + option + " is gpuimg's " + *magick;
+      if (const std::optional<std::string> setting = imagemagick_setting(option, subcommand))
+        return "unknown option '" + option + "': " + *setting;
       if (subcommand.empty() && (option == "-o" || option == "--output"))
         return "unknown option '" + option + "': OUTPUT is the last word, as in gpuimg INPUT [OPERATION ...] OUTPUT";
       std::optional<std::string> near = subcommand.empty() ? other_spelling(option) : std::nullopt;
@@ -486,6 +514,9 @@ void take_output_prefix(std::string& output, std::string& format) {
     if (const std::string name = ascii_lower(std::string_view(output).substr(0, colon)); image_extension(name))
       throw UsageError(writable(name) ? output + ": no file after the format (" + output + "- writes to stdout)"
                                       : output + ": gpuimg reads " + name + " but does not write it");
+  // ImageMagick's pseudo-formats as OUTPUT.
+  if (output == "null:") throw UsageError("null:: ImageMagick's null: throws the image away; here write png:/dev/null");
+  if (output == "info:") throw UsageError("info:: ImageMagick's info: describes the image; here gpuimg info FILE");
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +

@@ -345,6 +345,33 @@ TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
     EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
     EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
   }
+  // ImageMagick's settings, pseudo-formats and frame suffix, named with what does their job here.
+  for (const Case& c :
+       {Case{{"-filter", "Lanczos", "--resize", "50%"},
+             "unknown option '-filter': ImageMagick's -filter: a filter is --resize's suffix, as in --resize "
+             "50%:lanczos3 (nearest, box, linear, cubic, lanczos3)"},
+        Case{{"-auto-orient"}, "unknown option '-auto-orient': ImageMagick's -auto-orient: gpuimg turns an image by its "
+                               "EXIF orientation unless --no-auto-orient"}}) {
+    std::vector<std::string> args = {in};
+    args.insert(args.end(), c.words.begin(), c.words.end());
+    args.push_back(dir.file("out.png"));
+    const RunResult r = run_binary(args);
+    EXPECT_EQ(r.status, 2) << c.words[0];
+    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
+  }
+  const RunResult metric = run_binary({"compare", in, in, "-metric", "AE"});
+  EXPECT_EQ(metric.status, 2);
+  EXPECT_EQ(metric.err, "gpuimg: unknown option '-metric': ImageMagick's -metric: compare prints every metric "
+                        "(ImageMagick's AE is its 'differing' pixels); a limit such as --max-differing N or --min-psnr "
+                        "DB fails it (see gpuimg compare --help)\n");
+  const RunResult null = run_binary({in, "null:"});
+  EXPECT_EQ(null.status, 2);
+  EXPECT_EQ(null.err,
+            "gpuimg: null:: ImageMagick's null: throws the image away; here write png:/dev/null (see gpuimg --help)\n");
+  const RunResult frame = run_binary({in + "[1]", dir.file("out.png")});
+  EXPECT_EQ(frame.status, 1);
+  EXPECT_EQ(frame.err, "gpuimg: " + in + "[1]: no such file (ImageMagick's FILE[1] is FILE --frame 1 here)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
   const RunResult identify = run_binary({"identify", in});
   EXPECT_EQ(identify.status, 2);
   EXPECT_EQ(identify.err,

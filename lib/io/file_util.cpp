@@ -30,6 +30,19 @@ std::string open_problem(int err) {
   }
 }
 
+// ImageMagick's FILE[N] reads frame N; here it names a file that is not
+// there, where FILE is.
+std::string frame_hint(const std::string& path) {
+  const std::size_t open = path.rfind('[');
+  if (path.empty() || path.back() != ']' || open == std::string::npos || open == 0 || open + 2 >= path.size())
+    return "";
+  const std::string n = path.substr(open + 1, path.size() - open - 2);
+  if (!std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return "";
+  struct stat st {};
+  if (::stat(path.substr(0, open).c_str(), &st) != 0) return "";
+  return " (ImageMagick's FILE[" + n + "] is FILE --frame " + n + " here)";
+}
+
 class Fd {
  public:
   explicit Fd(int fd) : fd_(fd) {}
@@ -80,7 +93,10 @@ InputReader::InputReader(const std::string& path, std::uint64_t max_bytes, std::
     : path_(path), max_bytes_(max_bytes), why_(std::move(why)) {
   owned_ = path != "-";
   fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-  if (fd_ < 0) throw InputError(path, open_problem(errno));
+  if (fd_ < 0) {
+    const int err = errno;
+    throw InputError(path, open_problem(err) + (err == ENOENT ? frame_hint(path) : ""));
+  }
   const auto release = [&] {
     if (owned_) ::close(fd_);
   };
