@@ -99,22 +99,22 @@ constexpr MagickWord kImageMagickNames[] = {
     {"gaussian-blur", "gaussian", "; -gaussian-blur 0xS is --gaussian S"},
     {"blur", "gaussian", "; -blur 0xS is --gaussian S (gpuimg's --blur R is a box)"},
     {"level", "levels", "; -level 10%,90% is --levels 10%,90% (B and W are fractions or percentages, not levels)"},
-    {"auto-level", "normalize", ""},
+    {"auto-level", "normalize", ", which stretches each channel on its own, as -channel RGB -auto-level does"},
     {"normalize", "normalize",
-     ", which stretches each channel's full range as -auto-level does, without -normalize's clipping of the "
-     "darkest 2% and brightest 1%"},
-    {"colorspace", "grayscale", " (Rec. 601 luma, as -grayscale Rec601Luma; not the formula of -colorspace Gray)"},
+     ", which stretches each channel's own full range as -channel RGB -auto-level does, without -normalize's "
+     "clipping of the darkest 2% and brightest 1%"},
+    {"colorspace", "grayscale", " for -colorspace Gray, by another formula: Rec. 601 luma, as -grayscale Rec601Luma"},
     {"threshold", "threshold",
      ", each colour channel on its own as -channel RGB -threshold, where plain -threshold compares the "
      "intensity; T is a fraction or percentage"},
     {"sharpen", "unsharp", "; -sharpen 0xS is closest to --unsharp S (gpuimg's --sharpen F is a 3x3 Laplacian)"},
-    {"unsharp", "unsharp", "; -unsharp 0xS+A+T is --unsharp S,A,T"},
+    {"unsharp", "unsharp", "; -unsharp 0xS+A+T is --unsharp S,A,T/2 (its threshold tests twice the difference)"},
     {"median", "median", "; -median N, an NxN window, is --median R with N = 2R + 1"},
     {"extract", "crop", ""},
     {"morphology", "convolve", ""},
     {"sample", "resize", " with :nearest (-sample 50% is --resize 50%:nearest)"},
     {"scale", "resize", " with :box (-scale 50% is --resize 50%:box)"},
-    {"thumbnail", "resize", ""},
+    {"thumbnail", "resize", "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box"},
     {"resize", "resize", "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box"},
     {"fx", "map", "; -fx's u, i and j are v, x and y"},
 };
@@ -432,9 +432,16 @@ void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* arg
     const std::string option = argv[i - 2], value = argv[i - 1], word = argv[i];
     if (value.empty() || value[0] == '-' || !takes_next_word(app, option) || !stray(word)) continue;
     const std::string after = "unexpected argument '" + word + "' after " + option + " " + value;
-    // Quotes help only where the value with the word is one the option takes.
-    if (accepts_value(option, value + " " + word))
-      throw UsageError(after + ": a value with spaces needs quotes (" + option + " '" + value + " " + word + "')");
+    // The value with the words after it, up to OUTPUT or the next option:
+    // what "$expr" unquoted would have been.
+    std::string joined = value;
+    for (int j = i; j < argc - 1 && argv[j][0] != '-'; ++j) joined += std::string(" ") + argv[j];
+    const auto quotes = [&] {
+      return UsageError(after + ": a value with spaces needs quotes (" + option + " '" + joined + "')");
+    };
+    // An operation's value is known to take spaces or not; other options'
+    // (a file name, --report my report.json) may.
+    if (op_named(option).empty() || accepts_value(option, joined)) throw quotes();
     // ImageMagick's settings that start with '+' (+repage after -crop).
     if (word[0] == '+' && word.size() > 1 && std::isalpha(static_cast<unsigned char>(word[1])))
       throw UsageError(after + ": ImageMagick's " + word + " has no counterpart here" +
@@ -515,8 +522,10 @@ void take_output_prefix(std::string& output, std::string& format) {
       throw UsageError(writable(name) ? output + ": no file after the format (" + output + "- writes to stdout)"
                                       : output + ": gpuimg reads " + name + " but does not write it");
   // ImageMagick's pseudo-formats as OUTPUT.
-  if (output == "null:") throw UsageError("null:: ImageMagick's null: throws the image away; here write png:/dev/null");
-  if (output == "info:") throw UsageError("info:: ImageMagick's info: describes the image; here gpuimg info FILE");
+  if (const std::string lower = ascii_lower(output); lower == "null:" || lower == "info:")
+    throw UsageError(output + " is ImageMagick's pseudo-format that " +
+                     (lower == "null:" ? "throws the image away; here write png:/dev/null"
+                                       : "describes the image; here gpuimg info FILE"));
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +
@@ -725,9 +734,8 @@ DeviceSet parse_devices(const std::string& text) {
 }
 
 // gpuimg help [WORD]: the usage, or one operation's or subcommand's help.
-// Throws UsageError for a word that names neither, or for more than one.
-std::string help_text(const CLI::App& app, std::string word, bool more) {
-  if (more) throw UsageError("help: takes one operation or subcommand, as in gpuimg help blur");
+// Throws UsageError for a word that names neither.
+std::string help_text(const CLI::App& app, std::string word) {
   if (word.empty()) return app.help();
   word.erase(0, word.find_first_not_of('-'));
   std::optional<std::string> text;
@@ -740,7 +748,7 @@ std::string help_text(const CLI::App& app, std::string word, bool more) {
   });
   if (text) return *text;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    if (sub->check_name(word)) return sub->help();
+    if (sub->check_name(word)) return sub->help(app.get_name());
   std::vector<std::string> names = subcommand_names(app);
   for_each_op([&](auto tag) { names.push_back(decltype(tag)::type::name); });
   const std::optional<std::string> near = near_miss(word, names);
@@ -765,7 +773,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg compare EXPECTED ACTUAL [LIMITS] [--diff FILE] [--json]\n"
                "       gpuimg golden check|update MANIFEST [NAME ...]\n"
                "       gpuimg report merge REPORT... [--json]\n"
-               "       gpuimg info FILE... [--json]",
+               "       gpuimg info FILE... [--json]\n"
+               "       gpuimg help [OPERATION|SUBCOMMAND]",
                "gpuimg"};
   app.footer(kFooter);
   app.formatter(std::make_shared<UsageInDescription>());
@@ -930,7 +939,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[0] == "identify")
         throw UsageError("'identify' is no command: ImageMagick's identify is gpuimg info FILE...");
       if (paths[0] == "help") {
-        std::cout << help_text(app, paths.size() == 2 ? paths[1] : "", paths.size() > 2);
+        // Anything else on the line (help --invert: an operation) is refused, not passed over.
+        if (static_cast<std::size_t>(argc - 1) != paths.size() || paths.size() > 2)
+          throw UsageError("help: takes one operation or subcommand, as in gpuimg help blur");
+        std::cout << help_text(app, paths.size() == 2 ? paths[1] : "");
         return result;
       }
       // A subcommand mistyped ("compar a.png b.png") would read as a file

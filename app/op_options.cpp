@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 
@@ -32,40 +33,50 @@ template <class Op> std::string flag_help() {
 // An ImageMagick habit in a value gpuimg refused ("--blur 0x3", "--threshold
 // 128"), and what to write instead; empty where the value shows none.
 std::string imagemagick_value_hint(const std::string& op, const std::string& value) {
-  const auto digits = [&](std::size_t from, std::size_t to) {
-    bool any = false;
-    for (std::size_t i = from; i < to; ++i)
-      if (std::isdigit(static_cast<unsigned char>(value[i])))
-        any = true;
-      else if (value[i] != '.')
-        return false;
-    return any;
+  // A plain decimal number in value[from, to): digits, at most one '.'.
+  const auto number = [&](std::size_t from, std::size_t to) {
+    if (from >= to || to - from > 12) return false;
+    const std::string_view text(value.data() + from, to - from);
+    return std::count(text.begin(), text.end(), '.') <= 1 &&
+           std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) || c == '.'; }) &&
+           std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
   };
   const std::size_t x = value.find('x');
   const std::size_t end = std::min(value.find('+'), value.size());
   // RxS: a radius (perhaps empty or 0, "as large as S needs") and a sigma.
-  const bool geometry = x != std::string::npos && x < end && (x == 0 || digits(0, x)) && digits(x + 1, end);
-  if (geometry) {
+  if (x != std::string::npos && x < end && (x == 0 || number(0, x)) && number(x + 1, end)) {
     if (op == "blur") return "; ImageMagick's -blur RxS is a Gaussian of sigma S, here --gaussian S (--blur R is a box)";
     if (op == "gaussian") return "; ImageMagick's RxS is --gaussian S here (the radius follows from S)";
-    if (op == "unsharp") return "; ImageMagick's -unsharp RxS+A+T is --unsharp S,A,T here";
+    if (op == "unsharp")
+      return "; ImageMagick's -unsharp RxS+A+T is --unsharp S,A,T/2 here (its threshold tests twice the difference)";
     if (op == "sharpen") return "; ImageMagick's -sharpen RxS is closest to --unsharp S here";
     if (op == "median") return "; ImageMagick's NxN window is --median R here, N = 2R + 1 (3x3 is --median 1)";
   }
-  const std::size_t comma = std::min(value.find(','), value.size());
-  if ((op == "threshold" || op == "levels") && digits(0, comma) && comma > 0 && value[0] != '.' &&
-      std::stod(value.substr(0, comma)) >= 2) {
-    const double level = std::stod(value.substr(0, comma)), range = level <= 255 ? 255 : 65535;
-    std::string example;
-    if (level <= range) {
-      char percent[32];
-      std::snprintf(percent, sizeof percent, "%.1f%%", level / range * 100);
-      example = " (" + value.substr(0, comma) + " of " + (range == 255 ? "255" : "65535") + " is " + percent + ")";
-    }
-    return "; ImageMagick counts levels (of 255 or 65535), gpuimg takes a fraction of the range or a percentage" +
-           example;
+  // Levels: ImageMagick's numbers count its QuantumRange, whatever the image's depth.
+  if (op != "threshold" && op != "levels") return "";
+  // The first of the first two numbers (B and W) that reads as a level.
+  std::string typed;
+  double level = 0;
+  for (std::size_t from = 0, field = 0; field < 2 && from < value.size() && level < 2; ++field) {
+    const std::size_t to = std::min(value.find(',', from), value.size());
+    if (!number(from, to)) return "";
+    typed = value.substr(from, to - from);
+    level = std::strtod(typed.c_str(), nullptr);
+    from = to + 1;
   }
-  return "";
+  if (level < 2) return "";
+  std::string hint = "; ImageMagick counts levels of its QuantumRange (65535 in its usual Q16 build, 255 in Q8), "
+                     "gpuimg a fraction of the range or a percentage";
+  char share[64];
+  if (level <= 65535) {
+    std::snprintf(share, sizeof share, ": %s is %.1f%% of 65535", typed.c_str(), level / 65535 * 100);
+    hint += share;
+  }
+  if (level <= 255) {
+    std::snprintf(share, sizeof share, ", %.1f%% of 255", level / 255 * 100);
+    hint += share;
+  }
+  return hint;
 }
 
 }  // namespace

@@ -12,8 +12,8 @@
 //
 // A pass that reads its input's range first runs channel_ranges_kernel:
 // each thread's smallest and largest sample per channel (kRangeGroups
-// groups in flight at a time), then the warp's
-// (__reduce_min_sync), then one atomic per warp.
+// groups in flight at a time), then the warp's (__reduce_min_sync), then
+// one atomic per warp.
 #include <algorithm>
 #include <cstdint>
 

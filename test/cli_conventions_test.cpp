@@ -274,8 +274,8 @@ TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
         Case{"-gaussian-blur", "unknown option '-gaussian-blur': ImageMagick's -gaussian-blur is gpuimg's --gaussian "
                                "S (>0..100); -gaussian-blur 0xS is --gaussian S"},
         Case{"-normalize", "unknown option '-normalize': ImageMagick's -normalize is gpuimg's --normalize, which "
-                           "stretches each channel's full range as -auto-level does, without -normalize's clipping "
-                           "of the darkest 2% and brightest 1%"},
+                           "stretches each channel's own full range as -channel RGB -auto-level does, without "
+                           "-normalize's clipping of the darkest 2% and brightest 1%"},
         Case{"-sharpen", "unknown option '-sharpen': ImageMagick's -sharpen is gpuimg's --unsharp S (>0..100)[,A "
                          "(0..100)[,T (0..1 or 0..100%)]]; -sharpen 0xS is closest to --unsharp S (gpuimg's "
                          "--sharpen F is a 3x3 Laplacian)"},
@@ -300,13 +300,22 @@ TEST(CliConventions, ImageMagickValuesAreTranslated) {
   for (const Case& c :
        {Case{{"--blur", "0x3"}, "--blur: R must be an integer from 1 to 4096, got '0x3'; ImageMagick's -blur RxS is a "
                                 "Gaussian of sigma S, here --gaussian S (--blur R is a box)"},
-        Case{{"--unsharp", "0x2+1+0.05"}, "--unsharp: S must be a decimal number above 0, at most 100, got "
-                                          "'0x2+1+0.05'; ImageMagick's -unsharp RxS+A+T is --unsharp S,A,T here"},
+        Case{{"--unsharp", "0x2+1+0.05"},
+             "--unsharp: S must be a decimal number above 0, at most 100, got '0x2+1+0.05'; ImageMagick's -unsharp "
+             "RxS+A+T is --unsharp S,A,T/2 here (its threshold tests twice the difference)"},
         Case{{"--median", "3x3"}, "--median: R must be an integer from 1 to 15, got '3x3'; ImageMagick's NxN window "
                                   "is --median R here, N = 2R + 1 (3x3 is --median 1)"},
         Case{{"--threshold", "128"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
-                                     "got '128'; ImageMagick counts levels (of 255 or 65535), gpuimg takes a "
-                                     "fraction of the range or a percentage (128 of 255 is 50.2%)"},
+                                     "got '128'; ImageMagick counts levels of its QuantumRange (65535 in its usual "
+                                     "Q16 build, 255 in Q8), gpuimg a fraction of the range or a percentage: 128 is "
+                                     "0.2% of 65535, 50.2% of 255"},
+        Case{{"--levels", "0,240"}, "--levels: W must be a fraction from 0 to 1 or a percentage from 0% to 100%, got "
+                                    "'240'; ImageMagick counts levels of its QuantumRange (65535 in its usual Q16 "
+                                    "build, 255 in Q8), gpuimg a fraction of the range or a percentage: 240 is 0.4% "
+                                    "of 65535, 94.1% of 255"},
+        // Past a double: refused as any other value, with no hint.
+        Case{{"--threshold", std::string(400, '9')}, "--threshold: T must be a fraction from 0 to 1 or a percentage "
+                                                     "from 0% to 100%, got '" + std::string(400, '9') + "'"},
         Case{{"--threshold", "1.5"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
                                      "got '1.5'"},
         Case{{"--gaussian", "fast"}, "--gaussian: S must be a decimal number above 0, at most 100, got 'fast'"}}) {
@@ -320,8 +329,9 @@ TEST(CliConventions, ImageMagickValuesAreTranslated) {
   }
 }
 
-// A word left over after an operation is named with what the operation
-// takes: quotes only where the value with it is one the operation takes.
+// A word left over after an option's value is named with what the option
+// takes: quotes where the value with the words after it is one the
+// operation takes, or where the option is no operation (a file name).
 TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
   TempDir dir;
   const std::string in = (data_dir() / "tiny.png").string();
@@ -335,8 +345,11 @@ TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
                                               "reset); drop it"},
         Case{{"--gaussian", "2", "3"}, "unexpected argument '3' after --gaussian 2: --gaussian takes one value"},
         Case{{"--invert", "1"}, "unexpected argument '1' after --invert: --invert takes no value"},
-        Case{{"--map", "v*0.5", "+0.1"},
-             "unexpected argument '+0.1' after --map v*0.5: a value with spaces needs quotes (--map 'v*0.5 +0.1')"}}) {
+        Case{{"--map", "v", "+", "0.1"},
+             "unexpected argument '+' after --map v: a value with spaces needs quotes (--map 'v + 0.1')"},
+        Case{{"--report", "my", "report.json"},
+             "unexpected argument 'report.json' after --report my: a value with spaces needs quotes (--report 'my "
+             "report.json')"}}) {
     std::vector<std::string> args = {in};
     args.insert(args.end(), c.words.begin(), c.words.end());
     args.push_back(dir.file("out.png"));
@@ -345,7 +358,17 @@ TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
     EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
     EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
   }
-  // ImageMagick's settings, pseudo-formats and frame suffix, named with what does their job here.
+}
+
+// ImageMagick's settings, pseudo-formats and frame suffix, and its
+// identify, named with what does their job here.
+TEST(CliConventions, ImageMagickSettingsArePointedToWhatDoesTheirJob) {
+  TempDir dir;
+  const std::string in = (data_dir() / "tiny.png").string();
+  struct Case {
+    std::vector<std::string> words;
+    std::string says;
+  };
   for (const Case& c :
        {Case{{"-filter", "Lanczos", "--resize", "50%"},
              "unknown option '-filter': ImageMagick's -filter: a filter is --resize's suffix, as in --resize "
@@ -366,11 +389,12 @@ TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
                         "DB fails it (see gpuimg compare --help)\n");
   const RunResult null = run_binary({in, "null:"});
   EXPECT_EQ(null.status, 2);
-  EXPECT_EQ(null.err,
-            "gpuimg: null:: ImageMagick's null: throws the image away; here write png:/dev/null (see gpuimg --help)\n");
+  EXPECT_EQ(null.err, "gpuimg: null: is ImageMagick's pseudo-format that throws the image away; here write "
+                      "png:/dev/null (see gpuimg --help)\n");
   const RunResult frame = run_binary({in + "[1]", dir.file("out.png")});
   EXPECT_EQ(frame.status, 1);
-  EXPECT_EQ(frame.err, "gpuimg: " + in + "[1]: no such file (ImageMagick's FILE[1] is FILE --frame 1 here)\n");
+  EXPECT_EQ(frame.err,
+            "gpuimg: " + in + "[1]: no such file (ImageMagick's FILE[1] is frame 1: gpuimg FILE --frame 1 ... reads it)\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
   const RunResult identify = run_binary({"identify", in});
   EXPECT_EQ(identify.status, 2);

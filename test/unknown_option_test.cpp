@@ -130,8 +130,10 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(compare.out.rfind("Compare ACTUAL with EXPECTED", 0), 0u) << compare.out;
   EXPECT_EQ(error_of({"help", "bluur"}),
             "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({"help", "blur", "compare"}),
-            "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur (see gpuimg --help)\n");
+  for (const std::vector<std::string>& more : {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"}})
+    EXPECT_EQ(error_of(more),
+              "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur (see gpuimg --help)\n");
+  EXPECT_EQ(compare.out.find("Usage: gpuimg compare"), compare.out.find("Usage:")) << compare.out;
   // A subcommand mistyped, where no file is named so.
   for (const auto& [typed, meant] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"compar", scene, scene}, "compar"}, {{"infp", scene}, "infp"}, {{"golde", "check", "x"}, "golde"}})

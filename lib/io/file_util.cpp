@@ -31,7 +31,8 @@ std::string open_problem(int err) {
 }
 
 // ImageMagick's FILE[N] reads frame N; here it names a file that is not
-// there, where FILE is.
+// there, where FILE is. Every command opens files here; the processing
+// command is the one that takes --frame, and the hint says so.
 std::string frame_hint(const std::string& path) {
   const std::size_t open = path.rfind('[');
   if (path.empty() || path.back() != ']' || open == std::string::npos || open == 0 || open + 2 >= path.size())
@@ -40,7 +41,7 @@ std::string frame_hint(const std::string& path) {
   if (!std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return "";
   struct stat st {};
   if (::stat(path.substr(0, open).c_str(), &st) != 0) return "";
-  return " (ImageMagick's FILE[" + n + "] is FILE --frame " + n + " here)";
+  return " (ImageMagick's FILE[" + n + "] is frame " + n + ": gpuimg FILE --frame " + n + " ... reads it)";
 }
 
 class Fd {
