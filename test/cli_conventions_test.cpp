@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "image_compare.hpp"
@@ -288,100 +289,79 @@ TEST(CliConventions, ImageMagickOperationsArePointedToGpuimgs) {
   }
 }
 
+// gpuimg on data/tiny.png with `words` between it and OUTPUT: a usage
+// error saying `says`, and no OUTPUT written.
+void expect_refusal(const std::vector<std::string>& words, const std::string& says) {
+  TempDir dir;
+  std::vector<std::string> args = {(data_dir() / "tiny.png").string()};
+  args.insert(args.end(), words.begin(), words.end());
+  args.push_back(dir.file("out.png"));
+  const RunResult r = run_binary(args);
+  EXPECT_EQ(r.status, 2) << words.front();
+  EXPECT_EQ(r.err, "gpuimg: " + says + " (see gpuimg --help)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
+}
+
+using Refusals = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
 // ImageMagick's ways of writing a value, refused, with gpuimg's way named;
 // no hint where the value shows no such habit.
 TEST(CliConventions, ImageMagickValuesAreTranslated) {
-  TempDir dir;
-  const std::string in = (data_dir() / "tiny.png").string();
-  struct Case {
-    std::vector<std::string> words;
-    std::string says;
-  };
-  for (const Case& c :
-       {Case{{"--blur", "0x3"}, "--blur: R must be an integer from 1 to 4096, got '0x3'; ImageMagick's -blur RxS is a "
+  for (const auto& [words, says] : Refusals{
+           {{"--blur", "0x3"}, "--blur: R must be an integer from 1 to 4096, got '0x3'; ImageMagick's -blur RxS is a "
                                 "Gaussian of sigma S, here --gaussian S (--blur R is a box)"},
-        Case{{"--unsharp", "0x2+1+0.05"},
+        {{"--unsharp", "0x2+1+0.05"},
              "--unsharp: S must be a decimal number above 0, at most 100, got '0x2+1+0.05'; ImageMagick's -unsharp "
              "RxS+A+T is --unsharp S,A,T/2 here (its threshold tests twice the difference)"},
-        Case{{"--median", "3x3"}, "--median: R must be an integer from 1 to 15, got '3x3'; ImageMagick's NxN window "
+        {{"--median", "3x3"}, "--median: R must be an integer from 1 to 15, got '3x3'; ImageMagick's NxN window "
                                   "is --median R here, N = 2R + 1 (3x3 is --median 1)"},
-        Case{{"--threshold", "128"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
+        {{"--threshold", "128"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
                                      "got '128'; ImageMagick counts levels of its QuantumRange (65535 in its usual "
                                      "Q16 build, 255 in Q8), gpuimg a fraction of the range or a percentage: 128 is "
                                      "0.2% of 65535, 50.2% of 255"},
-        Case{{"--levels", "0,240"}, "--levels: W must be a fraction from 0 to 1 or a percentage from 0% to 100%, got "
+        {{"--levels", "0,240"}, "--levels: W must be a fraction from 0 to 1 or a percentage from 0% to 100%, got "
                                     "'240'; ImageMagick counts levels of its QuantumRange (65535 in its usual Q16 "
                                     "build, 255 in Q8), gpuimg a fraction of the range or a percentage: 240 is 0.4% "
                                     "of 65535, 94.1% of 255"},
         // Past a double: refused as any other value, with no hint.
-        Case{{"--threshold", std::string(400, '9')}, "--threshold: T must be a fraction from 0 to 1 or a percentage "
+        {{"--threshold", std::string(400, '9')}, "--threshold: T must be a fraction from 0 to 1 or a percentage "
                                                      "from 0% to 100%, got '" + std::string(400, '9') + "'"},
-        Case{{"--threshold", "1.5"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
+        {{"--threshold", "1.5"}, "--threshold: T must be a fraction from 0 to 1 or a percentage from 0% to 100%, "
                                      "got '1.5'"},
-        Case{{"--gaussian", "fast"}, "--gaussian: S must be a decimal number above 0, at most 100, got 'fast'"}}) {
-    std::vector<std::string> args = {in};
-    args.insert(args.end(), c.words.begin(), c.words.end());
-    args.push_back(dir.file("out.png"));
-    const RunResult r = run_binary(args);
-    EXPECT_EQ(r.status, 2) << c.words[1];
-    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
-    EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
-  }
+        {{"--gaussian", "fast"}, "--gaussian: S must be a decimal number above 0, at most 100, got 'fast'"}})
+    expect_refusal(words, says);
 }
 
 // A word left over after an option's value is named with what the option
 // takes: quotes where the value with the words after it is one the
 // operation takes, or where the option is no operation (a file name).
 TEST(CliConventions, AWordLeftAfterAnOperationIsNamed) {
-  TempDir dir;
-  const std::string in = (data_dir() / "tiny.png").string();
-  struct Case {
-    std::vector<std::string> words;
-    std::string says;
-  };
-  for (const Case& c :
-       {Case{{"--crop", "2x2+0+0", "+repage"}, "unexpected argument '+repage' after --crop 2x2+0+0: ImageMagick's "
+  for (const auto& [words, says] : Refusals{
+           {{"--crop", "2x2+0+0", "+repage"}, "unexpected argument '+repage' after --crop 2x2+0+0: ImageMagick's "
                                               "+repage has no counterpart here (an image keeps no virtual canvas to "
                                               "reset); drop it"},
-        Case{{"--gaussian", "2", "3"}, "unexpected argument '3' after --gaussian 2: --gaussian takes one value"},
-        Case{{"--invert", "1"}, "unexpected argument '1' after --invert: --invert takes no value"},
-        Case{{"--map", "v", "+", "0.1"},
+        {{"--gaussian", "2", "3"}, "unexpected argument '3' after --gaussian 2: --gaussian takes one value"},
+        {{"--invert", "1"}, "unexpected argument '1' after --invert: --invert takes no value"},
+        {{"--map", "v", "+", "0.1"},
              "unexpected argument '+' after --map v: a value with spaces needs quotes (--map 'v + 0.1')"},
-        Case{{"--report", "my", "report.json"},
+        {{"--report", "my", "report.json"},
              "unexpected argument 'report.json' after --report my: a value with spaces needs quotes (--report 'my "
-             "report.json')"}}) {
-    std::vector<std::string> args = {in};
-    args.insert(args.end(), c.words.begin(), c.words.end());
-    args.push_back(dir.file("out.png"));
-    const RunResult r = run_binary(args);
-    EXPECT_EQ(r.status, 2) << c.words[0];
-    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
-    EXPECT_FALSE(std::filesystem::exists(dir.file("out.png")));
-  }
+             "report.json')"}})
+    expect_refusal(words, says);
 }
 
 // ImageMagick's settings, pseudo-formats and frame suffix, and its
 // identify, named with what does their job here.
 TEST(CliConventions, ImageMagickSettingsArePointedToWhatDoesTheirJob) {
+  for (const auto& [words, says] : Refusals{
+           {{"-filter", "Lanczos", "--resize", "50%"},
+            "unknown option '-filter': ImageMagick's -filter: a filter is --resize's suffix, as in --resize "
+            "50%:lanczos3 (nearest, box, linear, cubic, lanczos3)"},
+           {{"-auto-orient"}, "unknown option '-auto-orient': ImageMagick's -auto-orient: gpuimg turns an image by its "
+                              "EXIF orientation unless --no-auto-orient"}})
+    expect_refusal(words, says);
   TempDir dir;
   const std::string in = (data_dir() / "tiny.png").string();
-  struct Case {
-    std::vector<std::string> words;
-    std::string says;
-  };
-  for (const Case& c :
-       {Case{{"-filter", "Lanczos", "--resize", "50%"},
-             "unknown option '-filter': ImageMagick's -filter: a filter is --resize's suffix, as in --resize "
-             "50%:lanczos3 (nearest, box, linear, cubic, lanczos3)"},
-        Case{{"-auto-orient"}, "unknown option '-auto-orient': ImageMagick's -auto-orient: gpuimg turns an image by its "
-                               "EXIF orientation unless --no-auto-orient"}}) {
-    std::vector<std::string> args = {in};
-    args.insert(args.end(), c.words.begin(), c.words.end());
-    args.push_back(dir.file("out.png"));
-    const RunResult r = run_binary(args);
-    EXPECT_EQ(r.status, 2) << c.words[0];
-    EXPECT_EQ(r.err, "gpuimg: " + c.says + " (see gpuimg --help)\n");
-  }
   const RunResult metric = run_binary({"compare", in, in, "-metric", "AE"});
   EXPECT_EQ(metric.status, 2);
   EXPECT_EQ(metric.err, "gpuimg: unknown option '-metric': ImageMagick's -metric: compare prints every metric "
