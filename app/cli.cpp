@@ -94,6 +94,8 @@ struct MagickWord {
   const char* ours;
   const char* note;
 };
+constexpr const char* kExactSize =
+    "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box";
 constexpr MagickWord kImageMagickNames[] = {
     {"negate", "invert", ""},
     {"gaussian-blur", "gaussian", "; -gaussian-blur 0xS is --gaussian S"},
@@ -114,8 +116,8 @@ constexpr MagickWord kImageMagickNames[] = {
     {"morphology", "convolve", ""},
     {"sample", "resize", " with :nearest (-sample 50% is --resize 50%:nearest)"},
     {"scale", "resize", " with :box (-scale 50% is --resize 50%:box)"},
-    {"thumbnail", "resize", "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box"},
-    {"resize", "resize", "; WxH is an exact size here (ImageMagick's WxH!); 'WxH>' fits a larger image inside the box"},
+    {"thumbnail", "resize", kExactSize},
+    {"resize", "resize", kExactSize},
     {"fx", "map", "; -fx's u, i and j are v, x and y"},
 };
 
@@ -387,21 +389,15 @@ bool names_folder(const std::string& path) {
   return !image_extension(lower_extension(path));
 }
 
-// The operation an option names ("--blur": "blur"), or empty.
-std::string op_named(const std::string& option) {
-  std::string name;
-  if (option.compare(0, 2, "--") == 0)
-    for_each_op([&](auto tag) {
-      using Op = typename decltype(tag)::type;
-      if (option.compare(2, std::string::npos, Op::name) == 0) name = Op::name;
-    });
-  return name;
+// The operation a word of the command line names ("--blur": "blur"), by
+// the options add_op_options made; empty for any other word.
+std::string op_named(const CLI::App& app, const OpOptions& ops, const std::string& word) {
+  const auto it = ops.find(word.compare(0, 2, "--") == 0 ? app.get_option_no_throw(word) : nullptr);
+  return it == ops.end() ? "" : it->second;
 }
 
-// Whether the operation `option` names takes `value` as its one word.
-bool accepts_value(const std::string& option, const std::string& value) {
-  const std::string op = op_named(option);
-  if (op.empty()) return false;
+// Whether operation `op` takes `value` as its one word.
+bool accepts_value(const std::string& op, const std::string& value) {
   try {
     parse_stage(op, {value});
     return true;
@@ -414,7 +410,8 @@ bool accepts_value(const std::string& option, const std::string& value) {
 // after it that the command line takes for an INPUT. Where OUTPUT is no
 // folder, so that the batch would blame it, a word right after an
 // option's value that is no file and has no image's extension is named.
-void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* argv, const std::string& output) {
+void refuse_unquoted_value(const CLI::App& app, const OpOptions& ops, int argc, const char* const* argv,
+                           const std::string& output) {
   if (std::error_code e; names_folder(output) || std::filesystem::is_directory(output, e)) return;
   const auto stray = [](const std::string& word) {
     std::error_code e;
@@ -424,7 +421,7 @@ void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* arg
   for (int i = 2; i < argc; ++i) {
     const std::string option = argv[i - 1], word = argv[i];
     // "--invert 1": a number after an operation that takes no value.
-    if (!op_named(option).empty() && !takes_next_word(app, option) && stray(word) &&
+    if (!op_named(app, ops, option).empty() && !takes_next_word(app, option) && stray(word) &&
         (std::isdigit(static_cast<unsigned char>(word[0])) || word[0] == '.'))
       throw UsageError("unexpected argument '" + word + "' after " + option + ": " + option + " takes no value");
   }
@@ -441,7 +438,7 @@ void refuse_unquoted_value(const CLI::App& app, int argc, const char* const* arg
     };
     // An operation's value is known to take spaces or not; other options'
     // (a file name, --report my report.json) may.
-    if (op_named(option).empty() || accepts_value(option, joined)) throw quotes();
+    if (const std::string op = op_named(app, ops, option); op.empty() || accepts_value(op, joined)) throw quotes();
     // ImageMagick's settings that start with '+' (+repage after -crop).
     if (word[0] == '+' && word.size() > 1 && std::isalpha(static_cast<unsigned char>(word[1])))
       throw UsageError(after + ": ImageMagick's " + word + " has no counterpart here" +
@@ -968,7 +965,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       if (paths[i].empty())
         throw UsageError(std::string("empty path given as ") + (i + 1 == paths.size() ? "OUTPUT" : "INPUT"));
     if (listed || paths.size() > 2 || names_folder(paths.back())) {
-      if (paths.size() > 2) refuse_unquoted_value(app, argc, argv, paths.back());
+      if (paths.size() > 2) refuse_unquoted_value(app, op_options, argc, argv, paths.back());
       result.batch = batch_command(paths, flags, format, encoder_given, cmd);
       return result;
     }
