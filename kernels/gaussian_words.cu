@@ -159,6 +159,13 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks<D, R>)
   Loaded next[B];
 #pragma unroll
   for (int i = 0; i < B; ++i) next[i] = load(y0 + R + i);
+  // At 8 bits and r = 3 or 4, unrolled over the ring's period, so that the
+  // ring's shift by B rows is renamed registers rather than moves each
+  // step: 6-8% faster at S = 1 and 1.3 on the H200, where r = 1 and 2 were
+  // slower at 8K and 16 bits (Lines of two words) slower at S = 1
+  // (docs/PERFORMANCE.md, "Gaussian S = 1, the ring's loop unrolled").
+  constexpr int kUnroll = sizeof(T) == 1 && R >= 3 && R <= 4 ? kRing / B : 1;
+#pragma unroll kUnroll
   for (int y = y0; y < y1; y += B) {
     Loaded now[B];
 #pragma unroll
