@@ -460,12 +460,13 @@ void warn_if_extension_differs(const std::string& path, const std::string& forma
 
 // The options that only a batch takes, as the user sees them.
 struct BatchFlags {
-  std::string files_from;
+  std::string files_from, files_base;
   std::optional<std::string> jobs, shard, devices;  // numbers: given empty is refused, not taken as absent
   bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
 
   std::string first_given() const {
     if (!files_from.empty()) return "--files-from";
+    if (!files_base.empty()) return "--files-base";
     if (jobs) return "--jobs";
     if (shard) return "--shard";
     if (devices) return "--devices";
@@ -636,6 +637,14 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   std::transform(paths.begin(), paths.end() - 1, std::back_inserter(batch.sources.paths), input_named);
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
+  if (!flags.files_base.empty()) {
+    if (flags.files_from.empty())
+      throw UsageError("--files-base: names the folder that --files-from's paths are relative to; give --files-from LIST too");
+    if (std::error_code e; !std::filesystem::is_directory(flags.files_base, e))
+      throw UsageError(flags.files_base + ": --files-base names a folder, and " +
+                       (std::filesystem::exists(flags.files_base, e) ? "this is not one" : "there is none of that name"));
+    batch.sources.listed_base = flags.files_base;
+  }
   if (!format.empty()) batch.format = parse_format(format);
   // Each output would be its own input: one refusal, not one a file.
   for (const std::string& p : batch.sources.paths) {
@@ -829,7 +838,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "needs; in a batch, every output's (default: the input's extension, png where gpuimg cannot write "
                  "it)")->type_name("EXT");
   app.add_option("--files-from", flags.files_from, "Also process the files listed in LIST, one a line ('-': stdin), "
-                 "written under the same relative paths (absolute ones only inside the current folder; no '..')")->type_name("LIST")->group(batch_group);
+                 "written under the same relative paths (absolute ones only inside the current folder or "
+                 "--files-base; no '..')")->type_name("LIST")->group(batch_group);
+  app.add_option("--files-base", flags.files_base, "The folder --files-from's paths are relative to: relative ones are "
+                 "read from it, absolute ones must lie inside it, and outputs mirror their paths below it "
+                 "(default: the current folder)")->type_name("DIR")->group(batch_group);
   app.add_option("--jobs", flags.jobs, "Decode and encode threads, and images in flight per stage")
       ->type_name("N")->default_str("hardware threads")->group(batch_group);
   app.add_option("--devices", flags.devices, "Spread the images over these GPUs: all, or numbers such as 0,1 "

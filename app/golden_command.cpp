@@ -340,7 +340,8 @@ CaseArgs parse_case_args(const std::vector<std::string>& words) {
       if (flag == ours) throw UsageError(flag + " goes to golden check or update, for every case");
     for (const char* setting : {"--devices", "--max-pixels", "--frame", "--quality", "--jpeg-subsample", "--png-level",
                                 "--strip", "--no-auto-orient", "--list-ops", "--report", "--format", "--files-from",
-                                "--jobs", "--shard", "--no-recursive", "--skip-existing", "--fail-fast", "--progress"})
+                                "--files-base", "--jobs", "--shard", "--no-recursive", "--skip-existing", "--fail-fast",
+                                "--progress"})
       if (flag == setting)
         throw UsageError(flag + " is a setting of the processing command: a case takes operations and --depth, and "
                                 "its golden is NAME.png");

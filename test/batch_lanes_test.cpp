@@ -44,10 +44,10 @@ TEST(BatchStaged, GivesTheSameBytesAsTheWorkers) {
   const BatchSettings settings = cpu_settings(2);
   const auto never = [] { return false; };
   Tally workers, staged;
-  run_batch(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("workers"), ""), settings, never, workers.report());
+  run_batch(plan_batch({{tmp.file("in")}, {}, true, ""}, tmp.file("workers"), ""), settings, never, workers.report());
   const Lane cpu = [&](Image& img) { run_cpu(img, settings.pipeline); };
   const std::vector<std::size_t> per_lane =
-      run_batch_staged(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("staged"), ""), settings, {cpu, cpu}, never,
+      run_batch_staged(plan_batch({{tmp.file("in")}, {}, true, ""}, tmp.file("staged"), ""), settings, {cpu, cpu}, never,
                        staged.report());
   ASSERT_EQ(per_lane.size(), 2u);
   EXPECT_EQ(per_lane[0] + per_lane[1], 4u);
@@ -62,7 +62,7 @@ std::vector<BatchItem> many_items(const TempDir& tmp, int n) {
   fs::create_directory(tmp / "in");
   write_image(tmp.file("in/000.png"), random_image(64, 48, 3, Depth::U8, 9));
   for (int i = 1; i < n; ++i) fs::copy_file(tmp / "in" / "000.png", tmp / "in" / (std::to_string(1000 + i) + ".png"));
-  return plan_batch({{tmp.file("in")}, {}, true}, tmp.file("out"), "");
+  return plan_batch({{tmp.file("in")}, {}, true, ""}, tmp.file("out"), "");
 }
 
 // A failing device stops everything: no thread is left waiting on a queue,

@@ -84,9 +84,9 @@ TEST(BatchPlan, AWalkStopsWhenAsked) {
   make_input_tree(tmp / "in");
   int asked = 0;
   const auto stop_at_third = [&] { return ++asked >= 3; };
-  EXPECT_THROW(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("out"), "", stop_at_third), Interrupted);
+  EXPECT_THROW(plan_batch({{tmp.file("in")}, {}, true, ""}, tmp.file("out"), "", stop_at_third), Interrupted);
   EXPECT_EQ(asked, 3);
-  EXPECT_EQ(plan_batch({{tmp.file("in")}, {}, true}, tmp.file("out"), "", [] { return false; }).size(), 5u);
+  EXPECT_EQ(plan_batch({{tmp.file("in")}, {}, true, ""}, tmp.file("out"), "", [] { return false; }).size(), 5u);
 }
 
 }  // namespace

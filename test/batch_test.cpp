@@ -106,6 +106,50 @@ TEST_F(CliBatch, ListedAbsolutePathsInsideTheCurrentFolderAreMirroredRelativeToI
   EXPECT_EQ(files_under(tmp_ / "in" / "sub" / "out"), std::set<std::string>{"b.jpg"});
 }
 
+// find /abs/photos lists absolute paths outside the current folder:
+// --files-base names the folder they are relative to, and a relative listed
+// path is read from inside it. Outside it, still refused; given relative,
+// the base is taken from the current folder.
+TEST_F(CliBatch, FilesBaseAnchorsTheListedPaths) {
+  const fs::path here = fs::canonical(tmp_.path());
+  fs::create_directory(tmp_ / "work");
+  fs::copy_file(tmp_ / "in" / "a.png", tmp_ / "outside.png");
+  write_bytes(tmp_ / "work" / "list.txt", (here / "in" / "a.png").string() + "\nsub/b.jpg\n" +
+                                              (here / "outside.png").string() + "\n../outside.png\n");
+  for (const std::string& base : {(here / "in").string(), std::string("../in/")}) {
+    SCOPED_TRACE(base);
+    fs::remove_all(tmp_ / "work" / "out");
+    const RunResult r =
+        run_binary(args({"--files-from", "list.txt", "--files-base", base}, args(kOps, {"out/"})), {tmp_ / "work"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    for (const std::string& named : {(here / "outside.png").string(), std::string("../outside.png")})
+      EXPECT_TRUE(has(r.err, "gpuimg: " + named + ": would be written outside the output folder")) << r.err;
+    EXPECT_TRUE(has(r.err, summary(2, 2, 0))) << r.err;
+    EXPECT_EQ(files_under(tmp_ / "work" / "out"), (std::set<std::string>{"a.png", "sub/b.jpg"}));
+    EXPECT_EQ(read_bytes(tmp_ / "work" / "out" / "sub" / "b.jpg"), single_result(tmp_ / "in" / "sub" / "b.jpg", "jpg", kOps));
+  }
+}
+
+TEST_F(CliBatch, FilesBaseIsRefusedWithoutAListOrAFolder) {
+  write_bytes(tmp_ / "list.txt", "in/a.png\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"in/a.png", "in/ga.png", "--files-base", "in", "out/"}, "gpuimg: --files-base: names the folder that --files-from's"},
+      {{"--files-from", "list.txt", "--files-base", "nothere", "out/"},
+       "gpuimg: nothere: --files-base names a folder, and there is none of that name"},
+      {{"--files-from", "list.txt", "--files-base", "in/a.png", "out/"},
+       "gpuimg: in/a.png: --files-base names a folder, and this is not one"},
+      {{"in/a.png", "--files-base", "in", "out.png"}, "gpuimg: --files-base: only for a batch"},
+  };
+  const auto before = files_under(tmp_.path());
+  for (const auto& [words, message] : cases) {
+    const RunResult r = run_binary(words, {tmp_.path()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err.rfind(message, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(files_under(tmp_.path()), before) << "a file was created";
+}
+
 TEST_F(CliBatch, SkipExistingSkipsExactlyTheExistingOutputs) {
   fs::create_directories(tmp_ / "out" / "sub");
   write_bytes(tmp_ / "out" / "a.png", "old");
@@ -322,13 +366,13 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   TempDir tmp;
   make_input_tree(tmp / "in");
   const std::vector<BatchItem> items =
-      plan_batch({{(tmp / "in" / "a.png").string(), (tmp / "in" / "sub" / "b.jpg").string()}, {}, true},
+      plan_batch({{(tmp / "in" / "a.png").string(), (tmp / "in" / "sub" / "b.jpg").string()}, {}, true, ""},
                  (tmp / "out").string(), "png");
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(items[0].problem, "");
   EXPECT_EQ(items[1].problem, "");
   const std::vector<BatchItem> clash = plan_batch(
-      {{(tmp / "in" / "a.png").string()}, {"a.png"}, true}, (tmp / "out").string(), "");
+      {{(tmp / "in" / "a.png").string()}, {"a.png"}, true, ""}, (tmp / "out").string(), "");
   ASSERT_EQ(clash.size(), 2u);
   EXPECT_EQ(clash[0].problem, "");  // the absolute path sorts first
   EXPECT_NE(clash[1].problem.find("a.png: its output " + (tmp / "out" / "a.png").string() + " is also"),
@@ -337,11 +381,11 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   // One file spelt two ways, or named beside its folder: planned once, as a
   // path given twice is.
   const std::string a = (tmp / "in" / "a.png").string(), dotted = (tmp / "in" / "." / "a.png").string();
-  const std::vector<BatchItem> once = plan_batch({{a, dotted, a}, {}, false}, (tmp / "out").string(), "");
+  const std::vector<BatchItem> once = plan_batch({{a, dotted, a}, {}, false, ""}, (tmp / "out").string(), "");
   ASSERT_EQ(once.size(), 1u);
   EXPECT_EQ(once[0].problem, "");
   EXPECT_EQ(once[0].output, (tmp / "out" / "a.png").string());
-  const std::vector<BatchItem> folder = plan_batch({{(tmp / "in").string(), dotted}, {}, false}, (tmp / "out").string(), "");
+  const std::vector<BatchItem> folder = plan_batch({{(tmp / "in").string(), dotted}, {}, false, ""}, (tmp / "out").string(), "");
   ASSERT_EQ(folder.size(), 2u);  // a.png and ga.png
   for (const BatchItem& item : folder) EXPECT_EQ(item.problem, "") << item.input;
 }

@@ -76,13 +76,13 @@ std::string output_extension(const std::string& input, const std::string& format
 }
 
 // A listed path as it is mirrored: as listed where relative; where
-// absolute and inside `cwd`, the current folder (find "$PWD" lists those),
-// relative to it; any other absolute path as it is, for map_output to
-// refuse.
-std::string listed_relative(const std::string& path, const fs::path& cwd) {
+// absolute and inside `base` (the current folder, which find "$PWD" lists,
+// or --files-base), relative to it; any other absolute path as it is, for
+// map_output to refuse.
+std::string listed_relative(const std::string& path, const fs::path& base) {
   const fs::path p(path);
-  if (!p.is_absolute() || cwd.empty()) return path;
-  const fs::path rel = p.lexically_normal().lexically_relative(cwd);
+  if (!p.is_absolute() || base.empty()) return path;
+  const fs::path rel = p.lexically_normal().lexically_relative(base);
   return rel.empty() || *rel.begin() == ".." ? path : rel.string();
 }
 
@@ -108,7 +108,7 @@ std::string map_output(const std::string& output_dir, const std::string& relativ
   for (const fs::path& part : rel)
     if (part == "..") escapes = true;
   if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..', or an "
-                                                   "absolute one inside the current folder)");
+                                                   "absolute one inside the current folder, or inside --files-base's)");
   fs::path out = fs::path(output_dir) / rel;
   out.replace_extension(extension);
   return out.string();
@@ -125,9 +125,14 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     else
       found.push_back({path, file_name(path)});
   }
-  std::error_code cwd_error;
-  const fs::path cwd = sources.listed.empty() ? fs::path() : fs::current_path(cwd_error);  // empty where unknown
-  for (const std::string& path : sources.listed) found.push_back({path, listed_relative(path, cwd)});
+  std::error_code base_error;  // the base is then empty, and only relative listed paths are taken
+  const fs::path base = sources.listed.empty()           ? fs::path()
+                        : sources.listed_base.empty()    ? fs::current_path(base_error)
+                                                         : fs::absolute(sources.listed_base, base_error).lexically_normal();
+  for (const std::string& path : sources.listed) {
+    const bool inside_base = !sources.listed_base.empty() && fs::path(path).is_relative();
+    found.push_back({inside_base ? (fs::path(sources.listed_base) / path).string() : path, listed_relative(path, base)});
+  }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
   found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
               found.end());

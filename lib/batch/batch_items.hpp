@@ -27,14 +27,16 @@ struct Sources {
   std::vector<std::string> paths;       // files and folders from the command line
   std::vector<std::string> listed;      // files from --files-from, mirrored by their own relative path
   bool recursive = true;
+  std::string listed_base;              // --files-base: the folder listed paths are relative to; empty: the current one
 };
 
 // Folders: every file below (or directly in, without recursion) whose
 // extension is in readable_extensions(), mirrored by its path relative to the
 // folder. Files named on the command line: whatever their extension, written
 // under their file name. Listed files: under the path as listed, which must be
-// relative and free of '..', or absolute inside the current folder (then
-// relative to it). The output keeps the input's extension, or takes
+// relative and free of '..', or absolute inside the listed paths' base, the
+// current folder or `listed_base` (then relative to it); with `listed_base`,
+// a relative path is read from inside it. The output keeps the input's extension, or takes
 // `format` when not empty; an extension gpuimg cannot write becomes png.
 // Sorted by input path; two inputs that map to one output: the later fails.
 // Folder walks skip `output_dir` itself. Throws InputError for a missing
