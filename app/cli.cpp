@@ -739,11 +739,36 @@ DeviceSet parse_devices(const std::string& text) {
   }
 }
 
-// gpuimg help [WORD]: the usage, or one operation's or subcommand's help.
-// Throws UsageError for a word that names neither.
-std::string help_text(const CLI::App& app, std::string word) {
-  if (word.empty()) return app.help();
+const char* const kOneTopic = "help: takes one operation or subcommand, as in gpuimg help blur or gpuimg help golden check";
+
+// gpuimg help [WORD [WORD]]: the usage, or one operation's, subcommand's or
+// subcommand's own subcommand's help. Throws UsageError for words that name
+// none of them.
+std::string help_text(const CLI::App& app, const std::vector<std::string>& words) {
+  if (words.empty()) return app.help();
+  if (words.size() > 2) throw UsageError(kOneTopic);
+  std::string word = words[0];
   word.erase(0, word.find_first_not_of('-'));
+  if (word == "help" && words.size() == 1)
+    return "gpuimg help [OPERATION|SUBCOMMAND [SUBCOMMAND]]\n"
+           "  Prints the usage, or the help of one operation (gpuimg help blur), subcommand (gpuimg help compare)\n"
+           "  or subcommand of one (gpuimg help golden check), on stdout.\n";
+  if (words.size() == 2) {
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (s->check_name(word)) sub = s;
+    const std::vector<const CLI::App*> own = sub ? sub->get_subcommands([](const CLI::App*) { return true; })
+                                                 : std::vector<const CLI::App*>{};
+    if (own.empty()) throw UsageError(kOneTopic);
+    std::vector<std::string> names;
+    for (const CLI::App* s : own) {
+      if (s->check_name(words[1])) return s->help(app.get_name() + " " + sub->get_name());
+      names.push_back(s->get_name());
+    }
+    const std::optional<std::string> near = near_miss(words[1], names);
+    throw UsageError("help: " + sub->get_name() + " has no subcommand '" + words[1] + "'; " +
+                     (near ? "did you mean " + *near + "?" : "give " + joined(names, ", ", " or ")));
+  }
   std::optional<std::string> text;
   for_each_op([&](auto tag) {
     using Op = typename decltype(tag)::type;
@@ -780,7 +805,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                "       gpuimg golden check|update MANIFEST [NAME ...]\n"
                "       gpuimg report merge REPORT... [--json]\n"
                "       gpuimg info FILE... [--json]\n"
-               "       gpuimg help [OPERATION|SUBCOMMAND]",
+               "       gpuimg help [OPERATION|SUBCOMMAND [SUBCOMMAND]]",
                "gpuimg"};
   app.footer(kFooter);
   app.formatter(std::make_shared<UsageInDescription>());
@@ -950,9 +975,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         throw UsageError("'identify' is no command: ImageMagick's identify is gpuimg info FILE...");
       if (paths[0] == "help") {
         // Anything else on the line (help --invert: an operation) is refused, not passed over.
-        if (static_cast<std::size_t>(argc - 1) != paths.size() || paths.size() > 2)
-          throw UsageError("help: takes one operation or subcommand, as in gpuimg help blur");
-        std::cout << help_text(app, paths.size() == 2 ? paths[1] : "");
+        if (static_cast<std::size_t>(argc - 1) != paths.size()) throw UsageError(kOneTopic);
+        std::cout << help_text(app, std::vector<std::string>(paths.begin() + 1, paths.end()));
         return result;
       }
       // A subcommand mistyped ("compar a.png b.png") would read as a file

@@ -130,9 +130,21 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(compare.out.rfind("Compare ACTUAL with EXPECTED", 0), 0u) << compare.out;
   EXPECT_EQ(error_of({"help", "bluur"}),
             "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
-  for (const std::vector<std::string>& more : {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"}})
-    EXPECT_EQ(error_of(more),
-              "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur (see gpuimg --help)\n");
+  for (const std::vector<std::string>& more : {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"},
+                                                {"help", "compare", "x"}, {"help", "golden", "check", "x"}})
+    EXPECT_EQ(error_of(more), "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur or gpuimg help "
+                              "golden check (see gpuimg --help)\n");
+  // A subcommand's own subcommands, and help's own help.
+  const RunResult check = run_binary({"help", "golden", "check"});
+  EXPECT_EQ(check.status, 0);
+  EXPECT_EQ(check.out, run_binary({"golden", "check", "--help"}).out);
+  EXPECT_EQ(run_binary({"help", "report", "merge"}).out, run_binary({"report", "merge", "--help"}).out);
+  EXPECT_EQ(error_of({"help", "golden", "chek"}),
+            "gpuimg: help: golden has no subcommand 'chek'; did you mean check? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({"help", "report", "list"}), "gpuimg: help: report has no subcommand 'list'; give merge (see gpuimg --help)\n");
+  const RunResult help = run_binary({"help", "help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out.rfind("gpuimg help [OPERATION|SUBCOMMAND [SUBCOMMAND]]\n", 0), 0u) << help.out;
   EXPECT_EQ(compare.out.find("Usage: gpuimg compare"), compare.out.find("Usage:")) << compare.out;
   // A subcommand mistyped, where no file is named so.
   for (const auto& [typed, meant] : std::vector<std::pair<std::vector<std::string>, std::string>>{
