@@ -22,7 +22,8 @@
 # benchmarks run first, on an idle GPU (BENCH_RUNS, default 10, the most
 # runs a row, under BENCH_SECONDS, default 150; the compare benchmark under
 # COMPARE_SECONDS, default 40), and the tests and sanitizers after them in
-# what is left. A step cut short says so in the summary (RESULT: FAIL),
+# what is left; the sanitizers take one case in SANITIZER_SHARE (default 4)
+# of the sweeps over many small images. A step cut short says so in the summary (RESULT: FAIL),
 # which always prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
