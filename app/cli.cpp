@@ -460,13 +460,13 @@ void warn_if_extension_differs(const std::string& path, const std::string& forma
 
 // The options that only a batch takes, as the user sees them.
 struct BatchFlags {
-  std::string files_from, files_base;
-  std::optional<std::string> jobs, shard, devices;  // numbers: given empty is refused, not taken as absent
+  std::string files_from;
+  std::optional<std::string> files_base, jobs, shard, devices;  // given empty is refused, not taken as absent
   bool no_recursive = false, skip_existing = false, fail_fast = false, quiet = false, progress = false;
 
   std::string first_given() const {
     if (!files_from.empty()) return "--files-from";
-    if (!files_base.empty()) return "--files-base";
+    if (files_base) return "--files-base";
     if (jobs) return "--jobs";
     if (shard) return "--shard";
     if (devices) return "--devices";
@@ -637,13 +637,13 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   std::transform(paths.begin(), paths.end() - 1, std::back_inserter(batch.sources.paths), input_named);
   batch.sources.recursive = !flags.no_recursive;
   batch.files_from = flags.files_from;
-  if (!flags.files_base.empty()) {
-    if (flags.files_from.empty())
-      throw UsageError("--files-base: names the folder that --files-from's paths are relative to; give --files-from LIST too");
-    if (std::error_code e; !std::filesystem::is_directory(flags.files_base, e))
-      throw UsageError(flags.files_base + ": --files-base names a folder, and " +
-                       (std::filesystem::exists(flags.files_base, e) ? "this is not one" : "there is none of that name"));
-    batch.sources.listed_base = flags.files_base;
+  if (flags.files_base) {
+    const std::string& base = *flags.files_base;
+    if (base.empty()) throw UsageError("--files-base: give a folder (an empty value names none; '.' is the current one)");
+    if (std::error_code e; !std::filesystem::is_directory(base, e))
+      throw UsageError(base + ": --files-base names a folder, and " +
+                       (std::filesystem::exists(base, e) ? "this is not one" : "there is none of that name"));
+    batch.sources.listed_base = base;
   }
   if (!format.empty()) batch.format = parse_format(format);
   // Each output would be its own input: one refusal, not one a file.
@@ -963,6 +963,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     // After the ops: in "gpuimg in.png --blur out.png" the clearer complaint
     // is that --blur got 'out.png' as its radius.
     const bool listed = !flags.files_from.empty();
+    if (flags.files_base && !listed)
+      throw UsageError("--files-base: names the folder that --files-from's paths are relative to; give --files-from LIST too");
     if (paths.empty()) throw UsageError(listed ? "missing OUTPUT folder" : "missing INPUT and OUTPUT");
     // ImageMagick's and GraphicsMagick's commands, typed out of habit: as a
     // batch, "gpuimg convert a.png b.png" would read a file named convert.

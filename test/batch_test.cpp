@@ -114,17 +114,20 @@ TEST_F(CliBatch, FilesBaseAnchorsTheListedPaths) {
   const fs::path here = fs::canonical(tmp_.path());
   fs::create_directory(tmp_ / "work");
   fs::copy_file(tmp_ / "in" / "a.png", tmp_ / "outside.png");
-  write_bytes(tmp_ / "work" / "list.txt", (here / "in" / "a.png").string() + "\nsub/b.jpg\n" +
-                                              (here / "outside.png").string() + "\n../outside.png\n");
+  // The base itself, as find lists it first, is refused under its own name.
+  write_bytes(tmp_ / "work" / "list.txt", (here / "in").string() + "\n" + (here / "in" / "a.png").string() +
+                                              "\nsub/b.jpg\n" + (here / "outside.png").string() + "\n../outside.png\n");
   for (const std::string& base : {(here / "in").string(), std::string("../in/")}) {
     SCOPED_TRACE(base);
     fs::remove_all(tmp_ / "work" / "out");
     const RunResult r =
         run_binary(args({"--files-from", "list.txt", "--files-base", base}, args(kOps, {"out/"})), {tmp_ / "work"});
     EXPECT_EQ(r.status, 1) << r.err;
-    for (const std::string& named : {(here / "outside.png").string(), std::string("../outside.png")})
-      EXPECT_TRUE(has(r.err, "gpuimg: " + named + ": would be written outside the output folder")) << r.err;
-    EXPECT_TRUE(has(r.err, summary(2, 2, 0))) << r.err;
+    for (const std::string& named : {(here / "in").string(), (here / "outside.png").string(), std::string("../outside.png")})
+      EXPECT_TRUE(has(r.err, "gpuimg: " + named + ": would be written outside the output folder (give a relative path "
+                             "without '..', or an absolute one inside --files-base's folder, " + base + ")\n"))
+          << r.err;
+    EXPECT_TRUE(has(r.err, summary(2, 3, 0))) << r.err;
     EXPECT_EQ(files_under(tmp_ / "work" / "out"), (std::set<std::string>{"a.png", "sub/b.jpg"}));
     EXPECT_EQ(read_bytes(tmp_ / "work" / "out" / "sub" / "b.jpg"), single_result(tmp_ / "in" / "sub" / "b.jpg", "jpg", kOps));
   }
@@ -138,7 +141,9 @@ TEST_F(CliBatch, FilesBaseIsRefusedWithoutAListOrAFolder) {
        "gpuimg: nothere: --files-base names a folder, and there is none of that name"},
       {{"--files-from", "list.txt", "--files-base", "in/a.png", "out/"},
        "gpuimg: in/a.png: --files-base names a folder, and this is not one"},
-      {{"in/a.png", "--files-base", "in", "out.png"}, "gpuimg: --files-base: only for a batch"},
+      {{"in/a.png", "--files-base", "in", "out.png"}, "gpuimg: --files-base: names the folder that --files-from's"},
+      {{"--files-base", "in", "--invert", "out/"}, "gpuimg: --files-base: names the folder that --files-from's"},
+      {{"--files-from", "list.txt", "--files-base", "", "out/"}, "gpuimg: --files-base: give a folder"},
   };
   const auto before = files_under(tmp_.path());
   for (const auto& [words, message] : cases) {

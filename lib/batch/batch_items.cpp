@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 struct Found {
   std::string input;
   std::string relative;
+  bool listed = false;  // from --files-from
 };
 
 bool contains(const std::vector<std::string>& list, const std::string& s) {
@@ -60,6 +61,10 @@ void walk(const std::string& folder, bool recursive, const std::string& output_d
   }
 }
 
+bool has_dot_dot(const fs::path& path) {
+  return std::any_of(path.begin(), path.end(), [](const fs::path& part) { return part == ".."; });
+}
+
 // "a/b.png" -> "b.png"; "missing/" -> "missing", so that a folder INPUT
 // that does not exist fails as "no such file" rather than as a bad name.
 std::string file_name(const std::string& path) {
@@ -78,12 +83,12 @@ std::string output_extension(const std::string& input, const std::string& format
 // A listed path as it is mirrored: as listed where relative; where
 // absolute and inside `base` (the current folder, which find "$PWD" lists,
 // or --files-base), relative to it; any other absolute path as it is, for
-// map_output to refuse.
+// map_output to refuse (the base itself too, named as listed).
 std::string listed_relative(const std::string& path, const fs::path& base) {
   const fs::path p(path);
   if (!p.is_absolute() || base.empty()) return path;
   const fs::path rel = p.lexically_normal().lexically_relative(base);
-  return rel.empty() || *rel.begin() == ".." ? path : rel.string();
+  return rel.empty() || rel == "." || *rel.begin() == ".." ? path : rel.string();
 }
 
 }  // namespace
@@ -103,12 +108,9 @@ Shard parse_shard(const std::string& text) {
 
 std::string map_output(const std::string& output_dir, const std::string& relative, const std::string& extension) {
   const fs::path rel = fs::path(relative).lexically_normal();
-  bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || rel.filename().empty() ||
-                 rel.filename() == ".";
-  for (const fs::path& part : rel)
-    if (part == "..") escapes = true;
-  if (escapes) throw OutputError(relative, "would be written outside the output folder (give a relative path without '..', or an "
-                                                   "absolute one inside the current folder, or inside --files-base's)");
+  const bool escapes = rel.empty() || rel.is_absolute() || rel.has_root_name() || rel.filename().empty() ||
+                       rel.filename() == "." || has_dot_dot(rel);
+  if (escapes) throw OutputError(relative, "would be written outside the output folder");
   fs::path out = fs::path(output_dir) / rel;
   out.replace_extension(extension);
   return out.string();
@@ -130,9 +132,19 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
                         : sources.listed_base.empty()    ? fs::current_path(base_error)
                                                          : fs::absolute(sources.listed_base, base_error).lexically_normal();
   for (const std::string& path : sources.listed) {
-    const bool inside_base = !sources.listed_base.empty() && fs::path(path).is_relative();
-    found.push_back({inside_base ? (fs::path(sources.listed_base) / path).string() : path, listed_relative(path, base)});
+    std::string input = path;
+    if (!sources.listed_base.empty() && fs::path(path).is_relative()) {
+      // Tidied (base/./a.png: base/a.png), but for a path with a '..',
+      // refused below: lexically_normal would make it another listed file.
+      const fs::path joined = fs::path(sources.listed_base) / path;
+      input = (has_dot_dot(path) ? joined : joined.lexically_normal()).string();
+    }
+    found.push_back({input, listed_relative(path, base), true});
   }
+  const std::string listed_hint = " (give a relative path without '..', or an absolute one inside " +
+                                  (sources.listed_base.empty() ? std::string("the current folder")
+                                                               : "--files-base's folder, " + sources.listed_base) +
+                                  ")";
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
   found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
               found.end());
@@ -156,7 +168,7 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
       if (std::error_code ec; !fresh && fs::equivalent(f.input, it->second, ec)) continue;
       if (!fresh) item.problem = f.input + ": its output " + item.output + " is also " + it->second + "'s";
     } catch (const OutputError& e) {
-      item.problem = e.what();  // names the listed path, which is the input
+      item.problem = e.what() + (f.listed ? listed_hint : "");  // names the listed path, which is the input
     }
     items.push_back(item);
   }
