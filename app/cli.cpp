@@ -757,9 +757,15 @@ std::string help_text(const CLI::App& app, const std::vector<std::string>& words
     const CLI::App* sub = nullptr;
     for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
       if (s->check_name(word)) sub = s;
-    const std::vector<const CLI::App*> own = sub ? sub->get_subcommands([](const CLI::App*) { return true; })
-                                                 : std::vector<const CLI::App*>{};
-    if (own.empty()) throw UsageError(kOneTopic);
+    if (!sub) {
+      const std::optional<std::string> near = near_miss(word, subcommand_names(app));
+      if (!near) throw UsageError(kOneTopic);
+      throw UsageError("help: no subcommand '" + word + "'; did you mean " + *near + "?");
+    }
+    const std::vector<const CLI::App*> own = sub->get_subcommands([](const CLI::App*) { return true; });
+    if (own.empty())
+      throw UsageError("help: " + sub->get_name() + " has no subcommands of its own: gpuimg help " + sub->get_name() +
+                       " prints its help");
     std::vector<std::string> names;
     for (const CLI::App* s : own) {
       if (s->check_name(words[1])) return s->help(app.get_name() + " " + sub->get_name());

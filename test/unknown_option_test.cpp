@@ -130,8 +130,8 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(compare.out.rfind("Compare ACTUAL with EXPECTED", 0), 0u) << compare.out;
   EXPECT_EQ(error_of({"help", "bluur"}),
             "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
-  for (const std::vector<std::string>& more : {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"},
-                                                {"help", "compare", "x"}, {"help", "golden", "check", "x"}})
+  for (const std::vector<std::string>& more :
+       {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"}, {"help", "golden", "check", "x"}})
     EXPECT_EQ(error_of(more), "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur or gpuimg help "
                               "golden check (see gpuimg --help)\n");
   // A subcommand's own subcommands, and help's own help.
@@ -142,6 +142,10 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
   EXPECT_EQ(error_of({"help", "golden", "chek"}),
             "gpuimg: help: golden has no subcommand 'chek'; did you mean check? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({"help", "report", "list"}), "gpuimg: help: report has no subcommand 'list'; give merge (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({"help", "golen", "check"}),
+            "gpuimg: help: no subcommand 'golen'; did you mean golden? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({"help", "compare", "x"}), "gpuimg: help: compare has no subcommands of its own: gpuimg help compare "
+                                                "prints its help (see gpuimg --help)\n");
   const RunResult help = run_binary({"help", "help"});
   EXPECT_EQ(help.status, 0);
   EXPECT_EQ(help.out.rfind("gpuimg help [OPERATION|SUBCOMMAND [SUBCOMMAND]]\n", 0), 0u) << help.out;
