@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <new>
 #include <optional>
 #include <utility>
@@ -62,6 +63,39 @@ void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
     if (!cmd.html.empty())
       for (const char* which : {"expected", "actual", "diff"})
         refuse("--html", fs::path(cmd.html) / html_image_name(gc.name, which), "folder");
+  }
+}
+
+// What each case reads, by entry (files_named's spelling): its input, and
+// its mask, named for messages.
+std::map<fs::path, std::pair<const GoldenCase*, const char*>> files_read(const Manifest& m) {
+  std::map<fs::path, std::pair<const GoldenCase*, const char*>> read;
+  for (const GoldenCase& gc : m.cases) {
+    read.emplace(entry_path(gc.input), std::pair{&gc, "input"});
+    if (!gc.scope.mask.empty()) read.emplace(entry_path(gc.scope.mask), std::pair{&gc, "mask"});
+  }
+  return read;
+}
+
+// Refused before any golden is written: update writing a case's golden
+// over a file another case reads (or its own mask) would destroy it, and
+// the case reading it would then take the other's output, or not, as the
+// manifest's order falls. A case's own input is run_case's error, below.
+// Every case of the manifest counts, not only the `names` updated.
+void refuse_goldens_over_read_files(const Manifest& whole, const std::vector<std::string>& names) {
+  const auto read = files_read(whole);
+  for (const GoldenCase& gc : whole.cases) {
+    if (!names.empty() && std::find(names.begin(), names.end(), gc.name) == names.end()) continue;
+    const auto it = read.find(entry_path(gc.golden));
+    if (it == read.end()) continue;
+    const auto [reader, what] = it->second;
+    if (reader == &gc && std::string(what) == "input") continue;
+    throw UsageError(whole.path.string() + ":" + std::to_string(gc.line) + ": " + gc.name + "'s golden " +
+                     gc.golden.string() + " is also " +
+                     (reader == &gc ? std::string("its own mask, which update would replace: give the mask another name")
+                                    : "the " + std::string(what) + " of " + reader->name + " (line " +
+                                          std::to_string(reader->line) +
+                                          "), which update would replace: give one of the two another name"));
   }
 }
 
@@ -294,6 +328,7 @@ int execute(const GoldenCommand& cmd) {
   // touched, its bad operations reported with its other bad lines.
   std::vector<CaseArgs> p;
   Manifest m = read_manifest(cmd.manifest, [&](const GoldenCase& c) { p.push_back(parse_case_args(c.args)); });
+  if (cmd.update) refuse_goldens_over_read_files(m, cmd.cases);
   keep_named_cases(cmd, m, p);
   refuse_replacing_named_files(cmd, m);
   make_folder("--diff-dir", cmd.diff_dir);

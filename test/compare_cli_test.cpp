@@ -430,6 +430,48 @@ TEST(GoldenCli, ACaseWhoseGoldenIsItsInputIsBroken) {
   EXPECT_NE(r.out.find((tmp / "linked.png").string() + refused), std::string::npos) << r.out;
 }
 
+// update writing a case's golden over a file another case reads (its
+// input or mask), or over the case's own mask, is refused before any
+// golden is written: the file would be lost, and the reader would take
+// the other case's output or not as the manifest's order fell.
+TEST(GoldenCli, UpdateRefusesAGoldenOverAFileAnotherCaseReads) {
+  TempDir tmp;
+  for (const char* name : {"gray.png", "scene.png"}) fs::copy_file(data_dir() / name, tmp / name);
+  fs::copy_file(data_dir() / "tiny.png", tmp / "mask.png");
+  const std::string before = read_bytes(tmp / "gray.png"), mask = read_bytes(tmp / "mask.png");
+  const auto refused = [&](const std::string& text, const std::vector<std::string>& names, const std::string& line) {
+    SCOPED_TRACE(text);
+    write_text((tmp / "cases.txt").string(), text);
+    std::vector<std::string> words = {"golden", "update", (tmp / "cases.txt").string(), "--device", "cpu"};
+    words.insert(words.end(), names.begin(), names.end());
+    const RunResult r = run_binary(words);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "gpuimg: " + (tmp / "cases.txt").string() + ":" + line + "\n");
+  };
+  const std::string chained = "gray  | scene.png | --invert\nother | gray.png  | --flip\n";
+  const std::string over = ", which update would replace: give one of the two another name";
+  for (const std::vector<std::string>& names : {std::vector<std::string>{}, {"gray"}})
+    refused(chained, names, "1: gray's golden " + (tmp / "gray.png").string() + " is also the input of other (line 2)" + over);
+  refused("a    | scene.png | --invert | mask=mask.png\nmask | scene.png | --flip\n", {},
+          "2: mask's golden " + (tmp / "mask.png").string() + " is also the mask of a (line 1)" + over);
+  refused("mask | scene.png | --invert | mask=mask.png\n", {},
+          "1: mask's golden " + (tmp / "mask.png").string() +
+              " is also its own mask, which update would replace: give the mask another name");
+  EXPECT_EQ(read_bytes(tmp / "gray.png"), before);
+  EXPECT_EQ(read_bytes(tmp / "mask.png"), mask);
+  EXPECT_FALSE(fs::exists(tmp / "other.png"));
+  EXPECT_FALSE(fs::exists(tmp / "a.png"));
+  // The case that reads the file may be updated alone; check reads and writes no golden.
+  write_text((tmp / "cases.txt").string(), chained);
+  const RunResult other = run_binary({"golden", "update", (tmp / "cases.txt").string(), "other", "--device", "cpu"});
+  EXPECT_EQ(other.status, 0) << other.err;
+  EXPECT_EQ(read_bytes(tmp / "gray.png"), before);
+  EXPECT_TRUE(fs::exists(tmp / "other.png"));
+  const RunResult check = run_binary({"golden", "check", (tmp / "cases.txt").string(), "--device", "cpu"});
+  EXPECT_EQ(check.err.find("update would replace"), std::string::npos) << check.err;
+}
+
 TEST(GoldenCli, TheProjectsOwnGoldensPassOnTheCpu) {
   const RunResult r = run_binary({"golden", "check", (golden_dir() / "cases.txt").string(), "--device", "cpu"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
