@@ -286,6 +286,16 @@ std::vector<std::string> device_names(const Where& where) {
   return names;
 }
 
+// The folder of a --report inside the output folder, which the batch makes
+// (so the first run into a new out/ may keep its report in it); empty for
+// a report elsewhere, whose folder must already be there.
+fs::path report_folder_made(const BatchCommand& cmd) {
+  if (cmd.report.empty()) return {};
+  const fs::path folder = entry_path(cmd.report).parent_path(), output = entry_path(fs::path(cmd.output_dir) / "x").parent_path();
+  const fs::path below = folder.lexically_relative(output);
+  return below.empty() || *below.begin() == ".." ? fs::path() : folder;
+}
+
 // --report's record of the run, once it has ended with `status`; `stopped`:
 // by a signal or a GPU failure. --fail-fast leaves it incomplete by its count. A report
 // that cannot be written turns a success into a failure: a scheduler's
@@ -302,6 +312,9 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
   report.complete = !stopped && counts.done() == report.files;
   report.wall_seconds = console.seconds();
   try {
+    if (const fs::path folder = report_folder_made(cmd); !folder.empty())
+      if (std::error_code ec; !fs::create_directories(folder, ec) && ec)
+        throw OutputError(cmd.report, "cannot create its folder: " + ec.message());
     write_report(cmd.report, report);
   } catch (const Error& e) {
     console.line(e.what());
@@ -311,7 +324,9 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
 }
 
 int execute(const BatchCommand& cmd) {
-  if (const int status = refuse_unwritable_report(cmd.report, {}); status != 0) return status;
+  // A report whose folder the batch will make has nothing there to check yet.
+  if (std::error_code ec; report_folder_made(cmd).empty() || fs::exists(report_folder_made(cmd), ec))
+    if (const int status = refuse_unwritable_report(cmd.report, {}); status != 0) return status;
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.

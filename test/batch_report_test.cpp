@@ -52,6 +52,25 @@ TEST_F(Report, AReportPathThatCannotBeWrittenIsRefusedFirst) {
   EXPECT_EQ(r.err, "gpuimg: r.json: is a directory\n");
 }
 
+// A report inside the output folder, or a folder below it, goes into the
+// folders the batch makes: the first run into a new out/ keeps its report
+// there. One that names an output of the run is still refused first.
+TEST_F(Report, AReportInsideANewOutputFolderIsWrittenThere) {
+  for (const char* report : {"out/report.json", "out/reports/1.json"}) {
+    SCOPED_TRACE(report);
+    fs::remove_all(tmp_ / "out");
+    const RunResult r = run({"in/", "--invert", "--device", "cpu", "out/", "--report", report});
+    EXPECT_EQ(r.status, 1) << r.err;  // the tree's corrupt file
+    EXPECT_EQ(count(read(report), "processed"), 4);
+  }
+  fs::remove_all(tmp_ / "out");
+  const RunResult r = run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/a.png"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "gpuimg: --report: would replace out/a.png, a file this run reads or writes; give the report its "
+                   "own file\n");
+  EXPECT_FALSE(fs::exists(tmp_ / "out"));
+}
+
 // A report is written after the images: one named like an input or an
 // output would replace that image with JSON. It is refused before the work.
 TEST_F(Report, AReportNeverReplacesAnImageOfTheRun) {
