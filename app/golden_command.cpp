@@ -181,9 +181,11 @@ CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Case
   const auto start = std::chrono::steady_clock::now();
   try {
     Image actual = run_case(gc, p, backend);
+    // The hint names the case: update without names would also rewrite
+    // the goldens of cases that fail, accepting what they now make.
     if (std::error_code ec; !fs::exists(gc.golden, ec))
-      throw InputError(gc.golden.string(), "no such file: no golden yet (gpuimg golden update " + cmd.manifest +
-                                               " makes the missing ones)");
+      throw InputError(gc.golden.string(), "no such file: no golden yet (gpuimg golden update " + cmd.manifest + " " +
+                                               gc.name + " makes it)");
     Image golden = read_image(gc.golden.string());
     const std::optional<std::pair<Image, Image>> shown =
         cmd.html.empty() ? std::nullopt : std::make_optional(std::make_pair(golden, actual));

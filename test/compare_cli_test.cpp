@@ -379,8 +379,7 @@ TEST(GoldenCli, BadManifestsAndMissingFilesAreErrors) {
       {"a | gray.png |\na | gray.png |\n", "golden.txt:2: name 'a' repeats"},
       {"# nothing\n", "golden.txt: no cases in the manifest"},
       {"a | missing.png |\n", "missing.png: no such file"},
-      {"a | gray.png |\n", "a.png: no such file: no golden yet (gpuimg golden update " + manifest +
-                                 " makes the missing ones)"},
+      {"a | gray.png |\n", "a.png: no such file: no golden yet (gpuimg golden update " + manifest + " a makes it)"},
   };
   for (const auto& [text, message] : cases) {
     SCOPED_TRACE(text);
