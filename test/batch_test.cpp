@@ -133,6 +133,33 @@ TEST_F(CliBatch, FilesBaseAnchorsTheListedPaths) {
   }
 }
 
+// A folder reached through a link: find "$PWD" lists it as the shell
+// spells it ($PWD), where the process's own current folder is the linked
+// one; --files-base given through a link takes paths listed either way.
+TEST_F(CliBatch, ListedPathsThroughALinkedFolderAreInsideIt) {
+  const fs::path here = fs::canonical(tmp_.path());
+  fs::create_directory_symlink("in", tmp_ / "lnk");
+  write_bytes(tmp_ / "list.txt", (here / "lnk" / "a.png").string() + "\n" + (here / "lnk" / "sub" / "b.jpg").string() + "\n");
+  RunOptions options{tmp_ / "lnk"};
+  options.env = {"PWD=" + (here / "lnk").string()};
+  const RunResult r = run_binary(args({"--files-from", "../list.txt"}, args(kOps, {"../out/"})), options);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(files_under(tmp_ / "out"), (std::set<std::string>{"a.png", "sub/b.jpg"}));
+  // A $PWD that names another folder is no spelling of this one.
+  options.env = {"PWD=/"};
+  const RunResult other = run_binary(args({"--files-from", "../list.txt"}, args(kOps, {"../out2/"})), options);
+  EXPECT_EQ(other.status, 1) << other.err;
+  EXPECT_TRUE(has(other.err, (here / "lnk" / "a.png").string() + ": would be written outside the output folder (give a "
+                             "relative path without '..', or an absolute one inside the current folder, or name "
+                             "their folder with --files-base)\n"))
+      << other.err;
+  write_bytes(tmp_ / "real.txt", (here / "in" / "a.png").string() + "\n");
+  const RunResult linked =
+      run_binary(args({"--files-from", "real.txt", "--files-base", "lnk"}, args(kOps, {"out3/"})), {tmp_.path()});
+  EXPECT_EQ(linked.status, 0) << linked.err;
+  EXPECT_EQ(files_under(tmp_ / "out3"), std::set<std::string>{"a.png"});
+}
+
 TEST_F(CliBatch, FilesBaseIsRefusedWithoutAListOrAFolder) {
   write_bytes(tmp_ / "list.txt", "in/a.png\n");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

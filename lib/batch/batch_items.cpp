@@ -1,6 +1,7 @@
 #include "batch_items.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -81,14 +82,36 @@ std::string output_extension(const std::string& input, const std::string& format
 }
 
 // A listed path as it is mirrored: as listed where relative; where
-// absolute and inside `base` (the current folder, which find "$PWD" lists,
-// or --files-base), relative to it; any other absolute path as it is, for
-// map_output to refuse (the base itself too, named as listed).
-std::string listed_relative(const std::string& path, const fs::path& base) {
+// absolute and inside the base (the current folder, which find "$PWD"
+// lists, or --files-base) as one of `bases` spells it, relative to it; any
+// other absolute path as it is, for map_output to refuse (the base itself
+// too, named as listed).
+std::string listed_relative(const std::string& path, const std::vector<fs::path>& bases) {
   const fs::path p(path);
-  if (!p.is_absolute() || base.empty()) return path;
-  const fs::path rel = p.lexically_normal().lexically_relative(base);
-  return rel.empty() || rel == "." || *rel.begin() == ".." ? path : rel.string();
+  if (!p.is_absolute()) return path;
+  for (const fs::path& base : bases) {
+    const fs::path rel = p.lexically_normal().lexically_relative(base);
+    if (!rel.empty() && rel != "." && *rel.begin() != "..") return rel.string();
+  }
+  return path;
+}
+
+// The listed paths' base as a list may spell it: as given and with its
+// links resolved; for the current folder, as the shell has it ($PWD, which
+// find "$PWD" lists, where it still names this folder) and as it is. None
+// where the current folder is gone.
+std::vector<fs::path> base_spellings(const std::string& listed_base) {
+  std::error_code ec;
+  std::vector<fs::path> bases;
+  if (listed_base.empty()) {
+    if (const char* pwd = std::getenv("PWD"); pwd && fs::path(pwd).is_absolute() && same_file(pwd, "."))
+      bases.push_back(fs::path(pwd).lexically_normal());
+    if (fs::path here = fs::current_path(ec); !ec) bases.push_back(here);
+  } else {
+    if (fs::path given = fs::absolute(listed_base, ec); !ec) bases.push_back(given.lexically_normal());
+    if (fs::path real = fs::canonical(listed_base, ec); !ec) bases.push_back(real);
+  }
+  return bases;
 }
 
 }  // namespace
@@ -127,10 +150,7 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     else
       found.push_back({path, file_name(path)});
   }
-  std::error_code base_error;  // the base is then empty, and only relative listed paths are taken
-  const fs::path base = sources.listed.empty()           ? fs::path()
-                        : sources.listed_base.empty()    ? fs::current_path(base_error)
-                                                         : fs::absolute(sources.listed_base, base_error).lexically_normal();
+  const std::vector<fs::path> bases = sources.listed.empty() ? std::vector<fs::path>{} : base_spellings(sources.listed_base);
   for (const std::string& path : sources.listed) {
     std::string input = path;
     if (!sources.listed_base.empty() && fs::path(path).is_relative()) {
@@ -139,12 +159,13 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
       const fs::path joined = fs::path(sources.listed_base) / path;
       input = (has_dot_dot(path) ? joined : joined.lexically_normal()).string();
     }
-    found.push_back({input, listed_relative(path, base), true});
+    found.push_back({input, listed_relative(path, bases), true});
   }
-  const std::string listed_hint = " (give a relative path without '..', or an absolute one inside " +
-                                  (sources.listed_base.empty() ? std::string("the current folder")
-                                                               : "--files-base's folder, " + sources.listed_base) +
-                                  ")";
+  const std::string listed_hint =
+      " (give a relative path without '..', or an absolute one inside " +
+      (sources.listed_base.empty() ? std::string("the current folder, or name their folder with --files-base")
+                                   : "--files-base's folder, " + sources.listed_base) +
+      ")";
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input < b.input; });
   found.erase(std::unique(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.input == b.input; }),
               found.end());
