@@ -160,6 +160,18 @@ TEST_F(CliBatch, ListedPathsThroughALinkedFolderAreInsideIt) {
   EXPECT_EQ(files_under(tmp_ / "out3"), std::set<std::string>{"a.png"});
 }
 
+// A listed line that ends in a blank names a file whose name ends so; where
+// there is none, the message says why the path looks right and is not.
+TEST_F(CliBatch, AListedLineEndingInABlankIsMissingAndSaysSo) {
+  write_bytes(tmp_ / "list.txt", "in/a.png\nin/a.png \nin/ga.png\t\n");
+  const RunResult r = run_binary(args({"--files-from", "list.txt"}, args(kOps, {"out/"})), {tmp_.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const std::string why = ": no such file (its line in the list ends in a space or tab, which is part of the name)\n";
+  EXPECT_TRUE(has(r.err, "gpuimg: in/a.png " + why)) << r.err;
+  EXPECT_TRUE(has(r.err, "gpuimg: in/ga.png\\t" + why)) << r.err;
+  EXPECT_TRUE(has(r.err, summary(1, 2, 0))) << r.err;
+}
+
 TEST_F(CliBatch, FilesBaseIsRefusedWithoutAListOrAFolder) {
   write_bytes(tmp_ / "list.txt", "in/a.png\n");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -403,13 +415,23 @@ TEST(BatchPlan, TwoInputsForOneOutputFailTheLater) {
   ASSERT_EQ(items.size(), 2u);
   EXPECT_EQ(items[0].problem, "");
   EXPECT_EQ(items[1].problem, "");
+  fs::create_directory(tmp / "other");
+  fs::copy_file(tmp / "in" / "a.png", tmp / "other" / "a.png");
   const std::vector<BatchItem> clash = plan_batch(
-      {{(tmp / "in" / "a.png").string()}, {"a.png"}, true, ""}, (tmp / "out").string(), "");
+      {{(tmp / "in" / "a.png").string(), (tmp / "other" / "a.png").string()}, {}, true, ""}, (tmp / "out").string(), "");
   ASSERT_EQ(clash.size(), 2u);
-  EXPECT_EQ(clash[0].problem, "");  // the absolute path sorts first
-  EXPECT_NE(clash[1].problem.find("a.png: its output " + (tmp / "out" / "a.png").string() + " is also"),
-            std::string::npos)
-      << clash[1].problem;
+  EXPECT_EQ(clash[0].problem, "");  // in/ sorts first
+  EXPECT_EQ(clash[1].problem, (tmp / "other" / "a.png").string() + ": its output " + (tmp / "out" / "a.png").string() +
+                                  " is also " + (tmp / "in" / "a.png").string() + "'s");
+  // Where one of the two is not there, that one is missing, whichever sorts first.
+  for (const char* gone : {"gone", "zz"}) {
+    const std::string missing = (tmp / gone / "a.png").string();
+    const std::vector<BatchItem> one = plan_batch({{(tmp / "in" / "a.png").string(), missing}, {}, true, ""},
+                                                  (tmp / "out").string(), "");
+    ASSERT_EQ(one.size(), 2u);
+    for (const BatchItem& item : one)
+      EXPECT_EQ(item.problem, item.input == missing ? missing + ": no such file" : "") << item.input;
+  }
   // One file spelt two ways, or named beside its folder: planned once, as a
   // path given twice is.
   const std::string a = (tmp / "in" / "a.png").string(), dotted = (tmp / "in" / "." / "a.png").string();

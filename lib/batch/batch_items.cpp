@@ -1,6 +1,7 @@
 #include "batch_items.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -171,7 +172,7 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
               found.end());
 
   std::vector<BatchItem> items;
-  std::map<std::string, std::string> taken;  // output -> the input writing it
+  std::map<std::string, std::size_t> taken;  // output -> the item writing it
   for (const Found& f : found) {
     BatchItem item{f.input, "", ""};
     // Only a listed path can be "-" here (the command line refuses it):
@@ -181,13 +182,34 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
       items.push_back(item);
       continue;
     }
+    // A blank that ends a line is part of the name, and invisible in the
+    // message that the file is missing.
+    if (std::error_code ec; f.listed && !f.input.empty() && std::isblank(static_cast<unsigned char>(f.input.back())) &&
+                            !fs::exists(fs::symlink_status(f.input, ec))) {
+      item.problem = f.input + ": no such file (its line in the list ends in a space or tab, which is part of the name)";
+      items.push_back(item);
+      continue;
+    }
     try {
       item.output = map_output(output_dir, f.relative, output_extension(f.input, format));
-      const auto [it, fresh] = taken.emplace(item.output, f.input);
-      // One file given twice, spelt two ways (in/x.png, ./in/x.png; a
-      // folder and a file in it): once, as a path given twice is.
-      if (std::error_code ec; !fresh && fs::equivalent(f.input, it->second, ec)) continue;
-      if (!fresh) item.problem = f.input + ": its output " + item.output + " is also " + it->second + "'s";
+      const auto [it, fresh] = taken.emplace(item.output, items.size());
+      if (!fresh) {
+        BatchItem& earlier = items[it->second];
+        // One file given twice, spelt two ways (in/x.png, ./in/x.png; a
+        // folder and a file in it): once, as a path given twice is. Where
+        // one of the two is not there, that one is missing, not in a clash.
+        std::error_code ec;
+        if (fs::equivalent(f.input, earlier.input, ec)) continue;
+        const auto there = [&](const std::string& path) { return fs::exists(fs::symlink_status(path, ec)); };
+        if (!there(f.input)) {
+          item.problem = f.input + ": no such file";
+        } else if (!there(earlier.input)) {
+          earlier.problem = earlier.input + ": no such file";
+          it->second = items.size();
+        } else {
+          item.problem = f.input + ": its output " + item.output + " is also " + earlier.input + "'s";
+        }
+      }
     } catch (const OutputError& e) {
       item.problem = e.what() + (f.listed ? listed_hint : "");  // names the listed path, which is the input
     }
