@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "file_util.hpp"
+#include "fnv1a.hpp"
 #include "temporary_file.hpp"
 
 namespace gpuimg {
@@ -23,13 +24,6 @@ constexpr std::size_t kHeaderBytes = sizeof kMagic + 4 + 8 + 8 + 8;
 // Far above any kernel of ours (tens of KB); a larger file is not ours,
 // and is not read into memory.
 constexpr std::uint64_t kMaxEntryBytes = 64u << 20;
-
-// FNV-1a, 64 bits: names entries and checks their contents.
-std::uint64_t fnv1a(const char* data, std::size_t size) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (std::size_t i = 0; i < size; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
-  return h;
-}
 
 std::string folder_path() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -98,11 +92,7 @@ std::optional<std::vector<char>> read_entry(int dir_fd, const std::string& name)
 
 }  // namespace
 
-std::string key_hash(const std::string& key) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a(key.data(), key.size())));
-  return text;
-}
+std::string key_hash(const std::string& key) { return fnv1a_text(key); }
 
 CubinCache::CubinCache() {
   const std::string path = folder_path();
