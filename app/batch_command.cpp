@@ -249,12 +249,17 @@ Where choose(const BatchCommand& cmd) {
   return {Backend::cuda, resolve_devices(cmd.devices)};
 }
 
-// Finding the files: the list, the folder walks, --skip-existing's checks.
-// Throws Interrupted at Ctrl-C.
-std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console) {
+// Finding the files: the list, the folder walks, --skip-existing's checks;
+// and the run's identity, for its report. Throws Interrupted at Ctrl-C.
+std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console, std::string& run) {
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
   std::vector<BatchItem> planned = plan_batch(sources, cmd.output_dir, cmd.format, interrupted);
+  if (!cmd.report.empty()) {
+    std::vector<std::string> settings = {"format " + cmd.format};
+    for (const OpRecord& stage : cmd.pipeline) settings.push_back(describe(stage));
+    run = run_identity(planned, settings);
+  }
   // Every file of the batch, not only this shard's or those not skipped:
   // another shard, or a later run, reads or writes the others.
   if (!cmd.report.empty()) {
@@ -336,7 +341,7 @@ int execute(const BatchCommand& cmd) {
   Console console(progress, terminal);
   std::vector<BatchItem> todo;
   try {
-    todo = find_work(cmd, console);
+    todo = find_work(cmd, console, report.run);
   } catch (const Interrupted&) {
     console.line("interrupted while finding the files; nothing was written");
     return write_run_report(cmd, console, report, 128 + stop_signal(), true);

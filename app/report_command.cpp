@@ -20,9 +20,11 @@ struct Named {
 
 std::string shard_text(const Shard& s) { return std::to_string(s.index) + "/" + std::to_string(s.count); }
 
-// Sharded reports must be one run's: the same N, each K once, none left
-// out (a task that died before writing its report). Unsharded ones (1/1,
-// one image or a whole folder each) are simply added up.
+// Sharded reports must be one run's: the same N and run identity, each K
+// once, none left out (a task that died before writing its report; its
+// report of an earlier run, left in place, is another run's). Unsharded
+// ones (1/1, one image or a whole folder each) are simply added up. A
+// report from before the identity has none, and is not compared.
 void check_shards(std::vector<Named>& named) {
   for (const Named& n : named)
     if (n.report.mode == "merged") throw InputError(n.path, "is a merged report; merge the shards' own reports");
@@ -34,6 +36,10 @@ void check_shards(std::vector<Named>& named) {
     if (n.report.shard.count != count)
       throw InputError(n.path, "shard " + shard_text(n.report.shard) + ", where " + sharded->path + " is one of " +
                                    std::to_string(count));
+    if (!n.report.run.empty() && !sharded->report.run.empty() && n.report.run != sharded->report.run)
+      throw InputError(n.path, "shard " + shard_text(n.report.shard) + " of another run than " + sharded->path +
+                                   "'s: the files, operations or output folder differ (an earlier run's report, "
+                                   "left where this run's shard wrote none?)");
     const Named*& first = seen[static_cast<std::size_t>(n.report.shard.index)];
     if (first) throw InputError(n.path, "shard " + shard_text(n.report.shard) + " again, as in " + first->path);
     first = &n;
@@ -50,6 +56,8 @@ RunReport merge(const std::vector<Named>& named) {
   RunReport all;
   all.mode = "merged";
   all.shard = {1, 1};
+  // One run's shards share their identity; added-up runs have none.
+  if (!named.empty() && named.front().report.shard.count > 1) all.run = named.front().report.run;
   for (const Named& n : named) {
     const RunReport& r = n.report;
     for (const std::string& d : r.devices)

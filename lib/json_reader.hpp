@@ -20,10 +20,16 @@ struct Json {
   std::vector<Json> items;
   std::vector<std::pair<std::string, Json>> members;
 
+  // The member named `key`, or null where there is none (a member added
+  // to a schema, absent from older documents).
+  const Json* find(const std::string& key) const {
+    for (const auto& [name, value] : members)
+      if (name == key) return &value;
+    return nullptr;
+  }
   // The member named `key`; throws if there is none.
   const Json& operator[](const std::string& key) const {
-    for (const auto& [name, value] : members)
-      if (name == key) return value;
+    if (const Json* value = find(key)) return *value;
     throw std::runtime_error("no member '" + key + "'");
   }
 };

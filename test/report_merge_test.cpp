@@ -134,5 +134,31 @@ TEST_F(Merge, ShardsThatDoNotMakeOneRunAreRefused) {
   expect_refused(merge({"r2.json", "of3.json"}), "of3.json: shard 1/3, where r2.json is one of 2");
 }
 
+// A shard's report left from an earlier run (the shard of this one died
+// before writing its own) is another run's: other operations, files or
+// output folder. Reports from before the run identity have none, and merge.
+TEST_F(Merge, AShardOfAnotherRunIsRefused) {
+  const std::string another = "shard 2/2 of another run than r1.json's: the files, operations or output folder differ "
+                              "(an earlier run's report, left where this run's shard wrote none?)";
+  for (const std::vector<std::string>& other :
+       {std::vector<std::string>{"in/", "--blur", "2", "out/"}, {"in/", "--invert", "out2/"}, {"in/a.png", "in/ga.png", "--invert", "out/"}}) {
+    SCOPED_TRACE(other[1]);
+    run(args(other, {"--shard", "2/2", "--report", "other.json"}));
+    expect_refused(merge({"r1.json", "other.json"}), "other.json: " + another);
+  }
+  // The same command line again gives the same identity.
+  run(args(args({"in/"}, kOps), {"out/", "--shard", "2/2", "--report", "again.json"}));
+  EXPECT_EQ(merge({"r1.json", "again.json"}).status, 1);  // the tree's corrupt file
+  const Json merged = parse_json(merge({"r1.json", "r2.json", "--json"}).out);
+  EXPECT_EQ(merged["run"].string, parse_json(read_bytes(tmp_ / "r1.json"))["run"].string);
+  EXPECT_EQ(merged["run"].string.size(), 16u);
+  std::string text = read_bytes(tmp_ / "other.json");
+  const std::size_t at = text.find("  \"run\": ");
+  ASSERT_NE(at, std::string::npos);
+  write_bytes(tmp_ / "old.json", text.erase(at, text.find('\n', at) + 1 - at));
+  const RunResult old = merge({"r1.json", "old.json"});
+  EXPECT_NE(old.status, 2) << "a report without the identity is not compared: " << old.err;
+}
+
 }  // namespace
 }  // namespace gpuimg::test

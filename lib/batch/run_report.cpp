@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "file_util.hpp"
+#include "fnv1a.hpp"
 #include "json_reader.hpp"
 #include "printable.hpp"
 #include "report_json.hpp"
@@ -28,6 +29,7 @@ std::string members(const RunReport& r, const std::string& indent) {
   out += sep + "\"mode\": " + json_string(r.mode);
   out += sep + "\"shard\": {\"index\": " + std::to_string(r.shard.index) + ", \"count\": " +
          std::to_string(r.shard.count) + "}";
+  if (!r.run.empty()) out += sep + "\"run\": " + json_string(r.run);
   out += sep + "\"devices\": " + json_strings(r.devices);
   out += sep + "\"files\": " + std::to_string(r.files);
   out += sep + "\"processed\": " + std::to_string(r.processed);
@@ -82,6 +84,7 @@ RunReport from_json(const Json& o) {
   r.shard.index = static_cast<int>(count(shard, "index", 1));
   r.shard.count = static_cast<int>(count(shard, "count", 1));
   if (r.shard.index > r.shard.count) throw std::runtime_error("shard index past its count");
+  if (o.find("run")) r.run = text(o, "run");  // absent from reports before it
   for (const Json& d : member(o, "devices", Json::Kind::array).items) {
     if (d.kind != Json::Kind::string) throw std::runtime_error("'devices' holds a non-string");
     r.devices.push_back(bytes_of_printable(d.string));
@@ -100,6 +103,15 @@ RunReport from_json(const Json& o) {
 }
 
 }  // namespace
+
+std::string run_identity(const std::vector<BatchItem>& whole, const std::vector<std::string>& settings) {
+  // Each part ends in a NUL, which no path or setting holds.
+  std::string key;
+  for (const BatchItem& item : whole) key += item.input + '\0' + item.output + '\0';
+  key += '\0';
+  for (const std::string& s : settings) key += s + '\0';
+  return fnv1a_text(key);
+}
 
 FileFailure file_failure(const std::string& input, const std::string& message) {
   const std::string prefix = input + ": ";

@@ -21,6 +21,7 @@ struct FileFailure {
 struct RunReport {
   std::string mode = "batch";          // "image", "batch", or "merged" (report merge --json)
   Shard shard;
+  std::string run;                     // a batch's run_identity, the same in each shard of one run; empty: unknown
   std::vector<std::string> devices;    // "cpu", "cuda:0", ...
   std::size_t files = 0;               // in this run's share, skipped ones included
   std::size_t processed = 0, failed = 0, skipped = 0;
@@ -30,6 +31,12 @@ struct RunReport {
   double wall_seconds = 0;
   std::vector<RunReport> shards;       // "merged" only: the reports merged, in shard order
 };
+
+// A batch's identity, 16 hex digits: a hash of its whole sorted list of
+// inputs and outputs (before --shard) and of `settings` (its operations and
+// output format), so that the shards of one command line over the same
+// files share it and a report of another run does not.
+std::string run_identity(const std::vector<BatchItem>& whole, const std::vector<std::string>& settings);
 
 // "in.png: cannot decode" -> {"in.png", "cannot decode"}; a message about
 // another path (the output) keeps it, as the reason.
