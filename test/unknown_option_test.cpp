@@ -125,13 +125,17 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
                       "  Box blur: the mean over the (2R+1)x(2R+1) window, border replicate, exact, rounded half up.\n"
                       "  R: radius in pixels, an integer from 1 to 4096.\n"
                       "  Example: --blur 3\n");
+  // As git help and man habits type it, the option itself.
+  for (const char* typed : {"--blur", "-blur"}) EXPECT_EQ(run_binary({"help", typed}).out, blur.out) << typed;
+  EXPECT_EQ(error_of({"help", "--bluur"}),
+            "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
   const RunResult compare = run_binary({"help", "compare"});
   EXPECT_EQ(compare.status, 0);
   EXPECT_EQ(compare.out.rfind("Compare ACTUAL with EXPECTED", 0), 0u) << compare.out;
   EXPECT_EQ(error_of({"help", "bluur"}),
             "gpuimg: help: no operation or subcommand 'bluur'; did you mean blur? (see gpuimg --help)\n");
   for (const std::vector<std::string>& more :
-       {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert"}, {"help", "golden", "check", "x"}})
+       {std::vector<std::string>{"help", "blur", "compare"}, {"help", "--invert", "x"}, {"help", "golden", "check", "x"}})
     EXPECT_EQ(error_of(more), "gpuimg: help: takes one operation or subcommand, as in gpuimg help blur or gpuimg help "
                               "golden check (see gpuimg --help)\n");
   // A subcommand's own subcommands, and help's own help.
