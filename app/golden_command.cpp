@@ -113,7 +113,14 @@ Image run_case(const GoldenCase& c, const CaseArgs& a, Backend backend) {
   return img;
 }
 
-void print_row(const std::string& name, const char* result, const Comparison* c, const std::string& note) {
+// The case column: 36 wide, or the longest name's, so that every row lines up.
+int name_width(const Manifest& m) {
+  std::size_t w = 36;
+  for (const GoldenCase& gc : m.cases) w = std::max(w, gc.name.size());
+  return static_cast<int>(w);
+}
+
+void print_row(int width, const std::string& name, const char* result, const Comparison* c, const std::string& note) {
   std::string max_diff = "-", differing = "-", psnr = "-", ssim = "-";
   if (c && c->mismatch.empty()) {
     max_diff = std::to_string(c->overall.max_diff);
@@ -125,7 +132,7 @@ void print_row(const std::string& name, const char* result, const Comparison* c,
       ssim = buf;
     }
   }
-  std::printf("%-36s %-6s %8s %10s %8s %8s%s\n", name.c_str(), result, max_diff.c_str(), differing.c_str(),
+  std::printf("%-*s %-6s %8s %10s %8s %8s%s\n", width, name.c_str(), result, max_diff.c_str(), differing.c_str(),
               psnr.c_str(), ssim.c_str(), note.empty() ? "" : ("  " + printable(note)).c_str());
 }
 
@@ -208,14 +215,14 @@ CaseResult check_case(const GoldenCommand& cmd, const GoldenCase& gc, const Case
   return r;
 }
 
-void print_case(const CaseResult& r) {
+void print_case(int width, const CaseResult& r) {
   std::string note = case_message(r);
   if (r.comparison)
     for (const std::string& n : r.comparison->notes) note += (note.empty() ? "note: " : "; note: ") + n;
   const char* result = r.outcome == CaseResult::Outcome::pass ? "pass"
                        : r.outcome == CaseResult::Outcome::fail ? "FAIL"
                                                                  : "error";
-  print_row(r.golden_case->name, result, r.comparison ? &*r.comparison : nullptr, note);
+  print_row(width, r.golden_case->name, result, r.comparison ? &*r.comparison : nullptr, note);
   std::fflush(stdout);
 }
 
@@ -223,12 +230,12 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArg
   CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
   // The table shows each case as it ends, so a long run shows its progress.
   if (!cmd.json && !cmd.quiet)
-    std::printf("%-36s %-6s %8s %10s %8s %8s  %s\n", "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
+    std::printf("%-*s %-6s %8s %10s %8s %8s  %s\n", name_width(m), "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
                 "why");
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
     const bool passed = run.cases.back().outcome == CaseResult::Outcome::pass;
-    if (!cmd.json && !(cmd.quiet && passed)) print_case(run.cases.back());
+    if (!cmd.json && !(cmd.quiet && passed)) print_case(name_width(m), run.cases.back());
   }
   if (cmd.json)
     std::fputs(check_json(run).c_str(), stdout);
@@ -253,6 +260,7 @@ int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArg
 // change that moved nothing leaves the folder (and git) as it was.
 int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArgs>& p, Backend backend) {
   int errors = 0;
+  std::map<std::string, int> done;  // "created", "updated", "unchanged" -> cases
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     const GoldenCase& gc = m.cases[i];
     try {
@@ -270,6 +278,7 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseAr
         }
       }
       if (std::string(what) != "unchanged") write_image(gc.golden.string(), img);
+      ++done[what];
       if (!cmd.quiet) std::printf("%-10s %s\n", what, printable(gc.golden.string()).c_str());
       std::fflush(stdout);  // each line as its case ends, as check's table
     } catch (const Error& e) {
@@ -287,6 +296,10 @@ int update(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseAr
         if (!cmd.quiet) std::printf("%-10s %s\n", "removed", printable(e.path().string()).c_str());
       }
   }
+  // As check's last line, so that a log says what an update did at a glance.
+  std::printf("%zu %s: %d created, %d updated, %d unchanged, %d %s\n", m.cases.size(),
+              m.cases.size() == 1 ? "case" : "cases", done["created"], done["updated"], done["unchanged"], errors,
+              errors == 1 ? "error" : "errors");
   std::fflush(stdout);
   return static_cast<int>(errors ? CompareExit::error : CompareExit::same);
 }

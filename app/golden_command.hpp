@@ -25,7 +25,7 @@ struct GoldenCommand {
   bool github = false;   // check: GitHub Actions ::error lines after the results
   std::string html;      // check: a folder for index.html and each failing case's images; empty: none
   bool prune = false;    // update: remove PNGs beside the manifest that no case names
-  bool quiet = false;    // -q: only the cases that did not pass, and check's summary line
+  bool quiet = false;    // -q: only the cases that did not pass, and the summary line
   bool verbose = false;  // -v: also the device the cases ran on, on stderr
 };
 
