@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <iostream>
 #include <iterator>
@@ -65,10 +66,17 @@ int execute(const CompareCommand& cmd) {
   c.anti_aliased = std::move(anti_aliased);
 
   if (!cmd.diff.empty()) {
-    if (c.mismatch.empty())
+    if (c.mismatch.empty()) {
       write_image(cmd.diff, diff_image(expected, actual, c), cmd.diff_write);
-    else
-      print_message(cmd.diff + ": not written: the images differ in " + c.mismatch);
+    } else {
+      // A picture an earlier run left there would pass for this run's (a CI
+      // artifact); check_output_path above kept the inputs out of reach.
+      std::error_code ec;
+      const bool stale = std::filesystem::is_regular_file(std::filesystem::symlink_status(cmd.diff, ec)) &&
+                         std::filesystem::remove(cmd.diff, ec);
+      print_message(cmd.diff + ": not written: the images differ in " + c.mismatch +
+                    (stale ? " (the picture an earlier run left there is removed)" : ""));
+    }
   }
   const char* device = where.backend == Backend::cuda ? "cuda" : "cpu";
   if (cmd.verbose) print_message(std::string("device: ") + device + ", " + where.detail);

@@ -182,6 +182,12 @@ TEST(CompareCli, DiffPicture) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("not written"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "none.png"));
+  // An earlier run's picture there is not left to pass for this one's.
+  r = run_binary({"compare", data("scene.png"), data("gray.png"), "--diff", diff});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "gpuimg: " + diff + ": not written: the images differ in size 320x200 vs 64x48, channels RGB vs "
+                   "gray (the picture an earlier run left there is removed)\n");
+  EXPECT_FALSE(fs::exists(diff));
   r = run_binary({"compare", data("scene.png"), blurred, "--diff", blurred});
   EXPECT_EQ(r.status, 2);
 }
