@@ -317,10 +317,11 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
   report.complete = !stopped && counts.done() == report.files;
   report.wall_seconds = console.seconds();
   try {
-    if (const fs::path folder = report_folder_made(cmd); !folder.empty())
-      if (std::error_code ec; !fs::create_directories(folder, ec) && ec)
-        throw OutputError(cmd.report, "cannot create its folder: " + ec.message());
-    write_report(cmd.report, report);
+    const fs::path folder = report_folder_made(cmd);
+    if (std::error_code ec; !folder.empty() && !fs::create_directories(folder, ec) && ec)
+      throw OutputError(cmd.report, "cannot create its folder: " + ec.message());
+    // Into the folder made (out/sub/../r.json: out/r.json, where out/sub is none).
+    write_report(folder.empty() ? cmd.report : (folder / fs::path(cmd.report).filename()).string(), report);
   } catch (const Error& e) {
     console.line(e.what());
     return status == 0 ? static_cast<int>(ExitCode::failure) : status;
@@ -329,6 +330,8 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
 }
 
 int execute(const BatchCommand& cmd) {
+  if (!cmd.report.empty() && fs::path(cmd.report).filename().empty())
+    throw UsageError("--report: " + cmd.report + " names a folder; give the report a file name");
   // A report whose folder the batch will make has nothing there to check yet.
   if (std::error_code ec; report_folder_made(cmd).empty() || fs::exists(report_folder_made(cmd), ec))
     if (const int status = refuse_unwritable_report(cmd.report, {}); status != 0) return status;

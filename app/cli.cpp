@@ -900,17 +900,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     const std::string path = command_path(app);
     return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
   };
-  // help --blur, as git help and man habits type it: the option's help,
-  // where parsing would take --blur for the option itself, missing its value.
+  // help --blur, as git help and man habits type it: the operation's help,
+  // where parsing would take --blur for the option itself, missing its
+  // value. Other options (help -h, help --version) parse as ever.
   if (std::error_code e; argc == 3 && argv[1] == std::string("help") && argv[2][0] == '-' &&
-                         argv[2] != std::string("--") && !std::filesystem::exists("help", e)) {
-    try {
-      std::cout << help_text(app, {argv[2]});
-    } catch (const UsageError& err) {
-      print_error(err, kHelpHint);
-      result.exit_code = static_cast<int>(ExitCode::usage);
+                         !std::filesystem::exists("help", e)) {
+    const std::string word = std::string(argv[2]).erase(0, std::string(argv[2]).find_first_not_of('-'));
+    if (!word.empty() && op_help(word)) {
+      std::cout << help_text(app, {word});
+      return result;
     }
-    return result;
   }
   subcommands_first(app, argc, argv);
   try {

@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "diff_image.hpp"
 #include "error.hpp"
+#include "file_util.hpp"
 #include "message_line.hpp"
 #include "report_errors.hpp"
 #include "report_json.hpp"
@@ -71,8 +72,10 @@ int execute(const CompareCommand& cmd) {
     } else {
       // A picture an earlier run left there would pass for this run's (a CI
       // artifact); check_output_path above kept the inputs out of reach.
+      // Not stdout ("-", a file ./- being no picture of ours) nor a device.
       std::error_code ec;
-      const bool stale = std::filesystem::is_regular_file(std::filesystem::symlink_status(cmd.diff, ec)) &&
+      const bool stale = cmd.diff != "-" && !written_in_place(cmd.diff) &&
+                         std::filesystem::is_regular_file(std::filesystem::symlink_status(cmd.diff, ec)) &&
                          std::filesystem::remove(cmd.diff, ec);
       print_message(cmd.diff + ": not written: the images differ in " + c.mismatch +
                     (stale ? " (the picture an earlier run left there is removed)" : ""));

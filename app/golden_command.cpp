@@ -68,11 +68,18 @@ void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
 
 // What each case reads, by entry (files_named's spelling): its input, and
 // its mask, named for messages.
+// A file is there under its entry and, where it is a link, the entry it
+// leads to, which writing a golden over would replace.
 std::map<fs::path, std::pair<const GoldenCase*, const char*>> files_read(const Manifest& m) {
   std::map<fs::path, std::pair<const GoldenCase*, const char*>> read;
+  const auto add = [&](const fs::path& file, const GoldenCase& gc, const char* what) {
+    read.emplace(entry_path(file), std::pair{&gc, what});
+    std::error_code ec;
+    if (const fs::path real = fs::canonical(file, ec); !ec) read.emplace(entry_path(real), std::pair{&gc, what});
+  };
   for (const GoldenCase& gc : m.cases) {
-    read.emplace(entry_path(gc.input), std::pair{&gc, "input"});
-    if (!gc.scope.mask.empty()) read.emplace(entry_path(gc.scope.mask), std::pair{&gc, "mask"});
+    add(gc.input, gc, "input");
+    if (!gc.scope.mask.empty()) add(gc.scope.mask, gc, "mask");
   }
   return read;
 }

@@ -31,13 +31,15 @@ void check_shards(std::vector<Named>& named) {
   const auto sharded = std::find_if(named.begin(), named.end(), [](const Named& n) { return n.report.shard.count > 1; });
   if (sharded == named.end()) return;
   const int count = sharded->report.shard.count;
+  // Compared with the first that has one: older reports have none.
+  const auto identified = std::find_if(named.begin(), named.end(), [](const Named& n) { return !n.report.run.empty(); });
   std::vector<const Named*> seen(static_cast<std::size_t>(count) + 1, nullptr);
   for (const Named& n : named) {
     if (n.report.shard.count != count)
       throw InputError(n.path, "shard " + shard_text(n.report.shard) + ", where " + sharded->path + " is one of " +
                                    std::to_string(count));
-    if (!n.report.run.empty() && !sharded->report.run.empty() && n.report.run != sharded->report.run)
-      throw InputError(n.path, "shard " + shard_text(n.report.shard) + " of another run than " + sharded->path +
+    if (!n.report.run.empty() && n.report.run != identified->report.run)
+      throw InputError(n.path, "shard " + shard_text(n.report.shard) + " of another run than " + identified->path +
                                    "'s: the files, operations or output folder differ (an earlier run's report, "
                                    "left where this run's shard wrote none?)");
     const Named*& first = seen[static_cast<std::size_t>(n.report.shard.index)];
@@ -56,8 +58,10 @@ RunReport merge(const std::vector<Named>& named) {
   RunReport all;
   all.mode = "merged";
   all.shard = {1, 1};
-  // One run's shards share their identity; added-up runs have none.
-  if (!named.empty() && named.front().report.shard.count > 1) all.run = named.front().report.run;
+  // One run's shards share their identity (those that have one); added-up runs have none.
+  if (!named.empty() && named.front().report.shard.count > 1)
+    for (const Named& n : named)
+      if (all.run.empty()) all.run = n.report.run;
   for (const Named& n : named) {
     const RunReport& r = n.report;
     for (const std::string& d : r.devices)

@@ -63,7 +63,16 @@ TEST_F(Report, AReportInsideANewOutputFolderIsWrittenThere) {
     EXPECT_EQ(r.status, 1) << r.err;  // the tree's corrupt file
     EXPECT_EQ(count(read(report), "processed"), 4);
   }
+  // Its spelling through a folder that is not there: where it leads.
   fs::remove_all(tmp_ / "out");
+  EXPECT_EQ(run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/sub/../r.json"}).status, 1);
+  EXPECT_EQ(count(read("out/r.json"), "processed"), 4);
+  // A folder is no report, refused before the work.
+  fs::remove_all(tmp_ / "out");
+  const RunResult folder = run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/"});
+  EXPECT_EQ(folder.status, 2) << folder.err;
+  EXPECT_EQ(folder.err, "gpuimg: --report: out/ names a folder; give the report a file name\n");
+  EXPECT_FALSE(fs::exists(tmp_ / "out"));
   const RunResult r = run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/a.png"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err, "gpuimg: --report: would replace out/a.png, a file this run reads or writes; give the report its "

@@ -188,6 +188,12 @@ TEST(CompareCli, DiffPicture) {
   EXPECT_EQ(r.err, "gpuimg: " + diff + ": not written: the images differ in size 320x200 vs 64x48, channels RGB vs "
                    "gray (the picture an earlier run left there is removed)\n");
   EXPECT_FALSE(fs::exists(diff));
+  // To stdout nothing is removed, a file named - here least of all.
+  write_bytes(tmp / "-", "not a picture");
+  r = run_binary({"compare", data("scene.png"), data("gray.png"), "--diff", "png:-", "-q"}, {tmp.path()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.find("removed"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "-"));
   r = run_binary({"compare", data("scene.png"), blurred, "--diff", blurred});
   EXPECT_EQ(r.status, 2);
 }
@@ -467,6 +473,11 @@ TEST(GoldenCli, UpdateRefusesAGoldenOverAFileAnotherCaseReads) {
   EXPECT_EQ(read_bytes(tmp / "mask.png"), mask);
   EXPECT_FALSE(fs::exists(tmp / "other.png"));
   EXPECT_FALSE(fs::exists(tmp / "a.png"));
+  // The same through a link: writing the golden would replace what it leads to.
+  fs::create_symlink("gray.png", tmp / "link.png");
+  refused("gray  | scene.png | --invert\nother | link.png  | --flip\n", {},
+          "1: gray's golden " + (tmp / "gray.png").string() + " is also the input of other (line 2)" + over);
+  EXPECT_EQ(read_bytes(tmp / "gray.png"), before);
   // The case that reads the file may be updated alone; check reads and writes no golden.
   write_text((tmp / "cases.txt").string(), chained);
   const RunResult other = run_binary({"golden", "update", (tmp / "cases.txt").string(), "other", "--device", "cpu"});

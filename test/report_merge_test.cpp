@@ -158,6 +158,19 @@ TEST_F(Merge, AShardOfAnotherRunIsRefused) {
   write_bytes(tmp_ / "old.json", text.erase(at, text.find('\n', at) + 1 - at));
   const RunResult old = merge({"r1.json", "old.json"});
   EXPECT_NE(old.status, 2) << "a report without the identity is not compared: " << old.err;
+  // Given first, one without it leaves the others compared with each other.
+  for (const char* k : {"1", "2", "3"})
+    run(args(args({"in/"}, kOps), {"out/", "--shard", std::string(k) + "/3", "--report", std::string("t") + k + ".json"}));
+  run({"in/", "--blur", "2", "out/", "--shard", "3/3", "--report", "b3.json"});
+  text = read_bytes(tmp_ / "t1.json");
+  write_bytes(tmp_ / "t1old.json", text.erase(text.find("  \"run\": "), text.find('\n', text.find("  \"run\": ")) + 1 - text.find("  \"run\": ")));
+  for (const std::vector<std::string>& order : {std::vector<std::string>{"t1old.json", "t2.json", "b3.json"},
+                                                {"b3.json", "t2.json", "t1old.json"}}) {
+    const RunResult r = merge(order);
+    EXPECT_EQ(r.status, 2) << order[0] << r.err;
+    EXPECT_NE(r.err.find("of another run than"), std::string::npos) << r.err;
+  }
+  EXPECT_NE(merge({"t1old.json", "t2.json", "t3.json"}).status, 2);
 }
 
 }  // namespace

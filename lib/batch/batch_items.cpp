@@ -156,7 +156,8 @@ std::vector<BatchItem> plan_batch(const Sources& sources, const std::string& out
     std::string input = path;
     if (!sources.listed_base.empty() && fs::path(path).is_relative()) {
       // Tidied (base/./a.png: base/a.png), but for a path with a '..',
-      // refused below: lexically_normal would make it another listed file.
+      // which is read as spelt: a link before the '..' leads elsewhere
+      // than lexically_normal's answer.
       const fs::path joined = fs::path(sources.listed_base) / path;
       input = (has_dot_dot(path) ? joined : joined.lexically_normal()).string();
     }
