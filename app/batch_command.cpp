@@ -301,6 +301,13 @@ fs::path report_folder_made(const BatchCommand& cmd) {
   return below.empty() || *below.begin() == ".." ? fs::path() : folder;
 }
 
+// Where the report goes: as given, or into the folder the batch makes
+// (out/sub/../r.json: out/r.json, whether or not out/sub is there).
+std::string report_path(const BatchCommand& cmd) {
+  const fs::path folder = report_folder_made(cmd);
+  return folder.empty() ? cmd.report : (folder / fs::path(cmd.report).filename()).string();
+}
+
 // --report's record of the run, once it has ended with `status`; `stopped`:
 // by a signal or a GPU failure. --fail-fast leaves it incomplete by its count. A report
 // that cannot be written turns a success into a failure: a scheduler's
@@ -320,8 +327,7 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
     const fs::path folder = report_folder_made(cmd);
     if (std::error_code ec; !folder.empty() && !fs::create_directories(folder, ec) && ec)
       throw OutputError(cmd.report, "cannot create its folder: " + ec.message());
-    // Into the folder made (out/sub/../r.json: out/r.json, where out/sub is none).
-    write_report(folder.empty() ? cmd.report : (folder / fs::path(cmd.report).filename()).string(), report);
+    write_report(report_path(cmd), report);
   } catch (const Error& e) {
     console.line(e.what());
     return status == 0 ? static_cast<int>(ExitCode::failure) : status;
@@ -334,7 +340,7 @@ int execute(const BatchCommand& cmd) {
     throw UsageError("--report: " + cmd.report + " names a folder; give the report a file name");
   // A report whose folder the batch will make has nothing there to check yet.
   if (std::error_code ec; report_folder_made(cmd).empty() || fs::exists(report_folder_made(cmd), ec))
-    if (const int status = refuse_unwritable_report(cmd.report, {}); status != 0) return status;
+    if (const int status = refuse_unwritable_report(report_path(cmd), {}); status != 0) return status;
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.

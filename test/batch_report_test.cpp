@@ -67,6 +67,9 @@ TEST_F(Report, AReportInsideANewOutputFolderIsWrittenThere) {
   fs::remove_all(tmp_ / "out");
   EXPECT_EQ(run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/sub/../r.json"}).status, 1);
   EXPECT_EQ(count(read("out/r.json"), "processed"), 4);
+  fs::remove(tmp_ / "out" / "r.json");  // and the same where out/ is there already
+  EXPECT_EQ(run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/sub/../r.json"}).status, 1);
+  EXPECT_EQ(count(read("out/r.json"), "processed"), 4);
   // A folder is no report, refused before the work.
   fs::remove_all(tmp_ / "out");
   const RunResult folder = run({"in/", "--invert", "--device", "cpu", "out/", "--report", "out/"});
