@@ -255,14 +255,12 @@ std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console, std:
   Sources sources = cmd.sources;
   if (!cmd.files_from.empty()) sources.listed = read_list(cmd.files_from);
   std::vector<BatchItem> planned = plan_batch(sources, cmd.output_dir, cmd.format, interrupted);
+  // Every file of the batch, not only this shard's or those not skipped:
+  // another shard, or a later run, reads or writes the others.
   if (!cmd.report.empty()) {
     std::vector<std::string> settings = {"format " + cmd.format};
     for (const OpRecord& stage : cmd.pipeline) settings.push_back(describe(stage));
     run = run_identity(planned, settings);
-  }
-  // Every file of the batch, not only this shard's or those not skipped:
-  // another shard, or a later run, reads or writes the others.
-  if (!cmd.report.empty()) {
     std::vector<std::string> files = {cmd.files_from};
     for (const BatchItem& item : planned) files.insert(files.end(), {item.input, item.output});
     refuse_report_over(cmd.report, files);
@@ -301,11 +299,10 @@ fs::path report_folder_made(const BatchCommand& cmd) {
   return below.empty() || *below.begin() == ".." ? fs::path() : folder;
 }
 
-// Where the report goes: as given, or into the folder the batch makes
-// (out/sub/../r.json: out/r.json, whether or not out/sub is there).
-std::string report_path(const BatchCommand& cmd) {
-  const fs::path folder = report_folder_made(cmd);
-  return folder.empty() ? cmd.report : (folder / fs::path(cmd.report).filename()).string();
+// Where the report goes: as given, or into `made`, the folder the batch
+// makes (out/sub/../r.json: out/r.json, whether or not out/sub is there).
+std::string report_path(const BatchCommand& cmd, const fs::path& made) {
+  return made.empty() ? cmd.report : (made / fs::path(cmd.report).filename()).string();
 }
 
 // --report's record of the run, once it has ended with `status`; `stopped`:
@@ -324,10 +321,10 @@ int write_run_report(const BatchCommand& cmd, Console& console, RunReport& repor
   report.complete = !stopped && counts.done() == report.files;
   report.wall_seconds = console.seconds();
   try {
-    const fs::path folder = report_folder_made(cmd);
-    if (std::error_code ec; !folder.empty() && !fs::create_directories(folder, ec) && ec)
+    const fs::path made = report_folder_made(cmd);
+    if (std::error_code ec; !made.empty() && !fs::create_directories(made, ec) && ec)
       throw OutputError(cmd.report, "cannot create its folder: " + ec.message());
-    write_report(report_path(cmd), report);
+    write_report(report_path(cmd, made), report);
   } catch (const Error& e) {
     console.line(e.what());
     return status == 0 ? static_cast<int>(ExitCode::failure) : status;
@@ -339,8 +336,9 @@ int execute(const BatchCommand& cmd) {
   if (!cmd.report.empty() && fs::path(cmd.report).filename().empty())
     throw UsageError("--report: " + cmd.report + " names a folder; give the report a file name");
   // A report whose folder the batch will make has nothing there to check yet.
-  if (std::error_code ec; report_folder_made(cmd).empty() || fs::exists(report_folder_made(cmd), ec))
-    if (const int status = refuse_unwritable_report(report_path(cmd), {}); status != 0) return status;
+  const fs::path report_folder = report_folder_made(cmd);
+  if (std::error_code ec; report_folder.empty() || fs::exists(report_folder, ec))
+    if (const int status = refuse_unwritable_report(report_path(cmd, report_folder), {}); status != 0) return status;
   record_stop_signals();
   RunReport report;
   // CUDA's start-up takes tens of milliseconds: overlap it with finding the files.

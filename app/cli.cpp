@@ -232,6 +232,13 @@ std::string command_path(const CLI::App& app) {
   return path;
 }
 
+// The subcommand of `app` that `word` names, or null.
+const CLI::App* subcommand_named(const CLI::App& app, const std::string& word) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(word)) return sub;
+  return nullptr;
+}
+
 // The subcommands `app` takes, by name.
 std::vector<std::string> subcommand_names(const CLI::App& app) {
   std::vector<std::string> names;
@@ -754,23 +761,17 @@ std::string help_text(const CLI::App& app, const std::vector<std::string>& words
            "  Prints the usage, or the help of one operation (gpuimg help blur), subcommand (gpuimg help compare)\n"
            "  or subcommand of one (gpuimg help golden check), on stdout.\n";
   if (words.size() == 2) {
-    const CLI::App* sub = nullptr;
-    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
-      if (s->check_name(word)) sub = s;
+    const CLI::App* sub = subcommand_named(app, word);
     if (!sub) {
       const std::optional<std::string> near = near_miss(word, subcommand_names(app));
       if (!near) throw UsageError(kOneTopic);
       throw UsageError("help: no subcommand '" + word + "'; did you mean " + *near + "?");
     }
-    const std::vector<const CLI::App*> own = sub->get_subcommands([](const CLI::App*) { return true; });
-    if (own.empty())
+    if (const CLI::App* own = subcommand_named(*sub, words[1])) return own->help(app.get_name() + " " + sub->get_name());
+    const std::vector<std::string> names = subcommand_names(*sub);
+    if (names.empty())
       throw UsageError("help: " + sub->get_name() + " has no subcommands of its own: gpuimg help " + sub->get_name() +
                        " prints its help");
-    std::vector<std::string> names;
-    for (const CLI::App* s : own) {
-      if (s->check_name(words[1])) return s->help(app.get_name() + " " + sub->get_name());
-      names.push_back(s->get_name());
-    }
     const std::optional<std::string> near = near_miss(words[1], names);
     throw UsageError("help: " + sub->get_name() + " has no subcommand '" + words[1] + "'; " +
                      (near ? "did you mean " + *near + "?" : "give " + joined(names, ", ", " or ")));
@@ -784,8 +785,7 @@ std::string help_text(const CLI::App& app, const std::vector<std::string>& words
     for (std::string line; std::getline(lines, line);) *text += "  " + line + "\n";
   });
   if (text) return *text;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-    if (sub->check_name(word)) return sub->help(app.get_name());
+  if (const CLI::App* sub = subcommand_named(app, word)) return sub->help(app.get_name());
   std::vector<std::string> names = subcommand_names(app);
   for_each_op([&](auto tag) { names.push_back(decltype(tag)::type::name); });
   const std::optional<std::string> near = near_miss(word, names);

@@ -74,7 +74,7 @@ int execute(const CompareCommand& cmd) {
       // artifact); check_output_path above kept the inputs out of reach.
       // Not stdout ("-", a file ./- being no picture of ours) nor a device.
       std::error_code ec;
-      const bool stale = cmd.diff != "-" && !written_in_place(cmd.diff) &&
+      const bool stale = !written_in_place(cmd.diff) &&
                          std::filesystem::is_regular_file(std::filesystem::symlink_status(cmd.diff, ec)) &&
                          std::filesystem::remove(cmd.diff, ec);
       print_message(cmd.diff + ": not written: the images differ in " + c.mismatch +

@@ -66,10 +66,9 @@ void refuse_replacing_named_files(const GoldenCommand& cmd, const Manifest& m) {
   }
 }
 
-// What each case reads, by entry (files_named's spelling): its input, and
-// its mask, named for messages.
-// A file is there under its entry and, where it is a link, the entry it
-// leads to, which writing a golden over would replace.
+// What each case reads, its input and its mask, named for messages: by
+// entry (files_named's spelling) and, where the file is a link, by the
+// entry it leads to, which writing a golden over would replace.
 std::map<fs::path, std::pair<const GoldenCase*, const char*>> files_read(const Manifest& m) {
   std::map<fs::path, std::pair<const GoldenCase*, const char*>> read;
   const auto add = [&](const fs::path& file, const GoldenCase& gc, const char* what) {
@@ -235,14 +234,15 @@ void print_case(int width, const CaseResult& r) {
 
 int check(const GoldenCommand& cmd, const Manifest& m, const std::vector<CaseArgs>& p, Backend backend) {
   CheckRun run{&m, backend == Backend::cuda ? "cuda" : "cpu", utc_now(), host_name(), {}};
+  const int width = name_width(m);
   // The table shows each case as it ends, so a long run shows its progress.
   if (!cmd.json && !cmd.quiet)
-    std::printf("%-*s %-6s %8s %10s %8s %8s  %s\n", name_width(m), "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
+    std::printf("%-*s %-6s %8s %10s %8s %8s  %s\n", width, "case", "result", "max diff", "differing", "PSNR dB", "SSIM",
                 "why");
   for (std::size_t i = 0; i < m.cases.size(); ++i) {
     run.cases.push_back(check_case(cmd, m.cases[i], p[i], backend));
     const bool passed = run.cases.back().outcome == CaseResult::Outcome::pass;
-    if (!cmd.json && !(cmd.quiet && passed)) print_case(name_width(m), run.cases.back());
+    if (!cmd.json && !(cmd.quiet && passed)) print_case(width, run.cases.back());
   }
   if (cmd.json)
     std::fputs(check_json(run).c_str(), stdout);

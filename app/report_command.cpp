@@ -58,12 +58,10 @@ RunReport merge(const std::vector<Named>& named) {
   RunReport all;
   all.mode = "merged";
   all.shard = {1, 1};
-  // One run's shards share their identity (those that have one); added-up runs have none.
-  if (!named.empty() && named.front().report.shard.count > 1)
-    for (const Named& n : named)
-      if (all.run.empty()) all.run = n.report.run;
   for (const Named& n : named) {
     const RunReport& r = n.report;
+    // One run's shards share their identity (those that have one); added-up runs have none.
+    if (r.shard.count > 1 && all.run.empty()) all.run = r.run;
     for (const std::string& d : r.devices)
       if (std::find(all.devices.begin(), all.devices.end(), d) == all.devices.end()) all.devices.push_back(d);
     all.files += r.files;

@@ -23,8 +23,8 @@
 # runs a row, under BENCH_SECONDS, default 150; the compare benchmark under
 # COMPARE_SECONDS, default 40), and the tests and sanitizers after them in
 # what is left; the sanitizers take one case in SANITIZER_SHARE (default 4)
-# of the sweeps over many small images. A step cut short says so in the summary (RESULT: FAIL),
-# which always prints.
+# of the sweeps over many small images. A step cut short says so in the
+# summary (RESULT: FAIL), which always prints.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=build-gpu/logs
