@@ -249,6 +249,25 @@ Where choose(const BatchCommand& cmd) {
   return {Backend::cuda, resolve_devices(cmd.devices)};
 }
 
+// Everything but the files that decides what a run writes: its
+// operations, and the options of reading and writing them.
+std::vector<std::string> run_settings(const BatchCommand& cmd) {
+  const ReadOptions& r = cmd.read;
+  const WriteOptions& w = cmd.write;
+  std::vector<std::string> settings = {
+      "format " + cmd.format,
+      "frame " + std::to_string(r.frame),
+      "auto-orient " + std::to_string(r.auto_orient),
+      "max-pixels " + std::to_string(r.max_pixels),
+      "jpeg " + std::to_string(w.jpeg_quality) + " " + std::to_string(static_cast<int>(w.jpeg_subsample)),
+      "webp " + std::to_string(w.webp_quality),
+      "png " + std::to_string(w.png_level),
+      "strip " + std::to_string(w.strip),
+      "depth " + (w.depth ? std::to_string(static_cast<int>(*w.depth)) : std::string("-"))};
+  for (const OpRecord& stage : cmd.pipeline) settings.push_back(describe(stage));
+  return settings;
+}
+
 // Finding the files: the list, the folder walks, --skip-existing's checks;
 // and the run's identity, for its report. Throws Interrupted at Ctrl-C.
 std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console, std::string& run) {
@@ -258,9 +277,7 @@ std::vector<BatchItem> find_work(const BatchCommand& cmd, Console& console, std:
   // Every file of the batch, not only this shard's or those not skipped:
   // another shard, or a later run, reads or writes the others.
   if (!cmd.report.empty()) {
-    std::vector<std::string> settings = {"format " + cmd.format};
-    for (const OpRecord& stage : cmd.pipeline) settings.push_back(describe(stage));
-    run = run_identity(planned, settings);
+    run = run_identity(planned, run_settings(cmd));
     std::vector<std::string> files = {cmd.files_from};
     for (const BatchItem& item : planned) files.insert(files.end(), {item.input, item.output});
     refuse_report_over(cmd.report, files);

@@ -40,8 +40,8 @@ void check_shards(std::vector<Named>& named) {
                                    std::to_string(count));
     if (!n.report.run.empty() && n.report.run != identified->report.run)
       throw InputError(n.path, "shard " + shard_text(n.report.shard) + " of another run than " + identified->path +
-                                   "'s: the files, operations or output folder differ (an earlier run's report, "
-                                   "left where this run's shard wrote none?)");
+                                   "'s: the files, operations, output folder or options differ (an earlier run's "
+                                   "report, left where this run's shard wrote none?)");
     const Named*& first = seen[static_cast<std::size_t>(n.report.shard.index)];
     if (first) throw InputError(n.path, "shard " + shard_text(n.report.shard) + " again, as in " + first->path);
     first = &n;

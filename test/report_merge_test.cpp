@@ -138,11 +138,17 @@ TEST_F(Merge, ShardsThatDoNotMakeOneRunAreRefused) {
 // before writing its own) is another run's: other operations, files or
 // output folder. Reports from before the run identity have none, and merge.
 TEST_F(Merge, AShardOfAnotherRunIsRefused) {
-  const std::string another = "shard 2/2 of another run than r1.json's: the files, operations or output folder differ "
-                              "(an earlier run's report, left where this run's shard wrote none?)";
-  for (const std::vector<std::string>& other :
-       {std::vector<std::string>{"in/", "--blur", "2", "out/"}, {"in/", "--invert", "out2/"}, {"in/a.png", "in/ga.png", "--invert", "out/"}}) {
-    SCOPED_TRACE(other[1]);
+  const std::string another = "shard 2/2 of another run than r1.json's: the files, operations, output folder or "
+                              "options differ (an earlier run's report, left where this run's shard wrote none?)";
+  std::vector<std::vector<std::string>> others = {
+      {"in/", "--blur", "2", "out/"}, {"in/", "--invert", "out2/"}, {"in/a.png", "in/ga.png", "--invert", "out/"}};
+  // Options that change what is written: the same files and operations.
+  for (const std::vector<std::string>& option : std::vector<std::vector<std::string>>{
+           {"--depth", "16"}, {"--strip"}, {"--quality", "80"}, {"--jpeg-subsample", "420"}, {"--png-level", "9"},
+           {"--no-auto-orient"}, {"--max-pixels", "1000000"}, {"--format", "ppm"}})
+    others.push_back(args(args(args({"in/"}, kOps), {"out/"}), option));
+  for (const std::vector<std::string>& other : others) {
+    SCOPED_TRACE(testing::PrintToString(other));
     run(args(other, {"--shard", "2/2", "--report", "other.json"}));
     expect_refused(merge({"r1.json", "other.json"}), "other.json: " + another);
   }
