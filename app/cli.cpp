@@ -378,7 +378,9 @@ std::string parse_format(const std::string& text) {
   std::string_view name = text;
   if (!name.empty() && name[0] == '.') name.remove_prefix(1);
   const std::string ext = ascii_lower(name);
-  if (!writable(ext)) throw UsageError("--format: must be one of " + writable_list() + ", got '" + text + "'");
+  if (!writable(ext))
+    throw UsageError("--format: '" + text + "' is no format gpuimg writes" + writable_near_miss(ext) + " (" +
+                     writable_list() + ")");
   return ext;
 }
 
@@ -533,8 +535,9 @@ void take_output_prefix(std::string& output, std::string& format) {
                                        : "describes the image; here gpuimg info FILE"));
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
-    throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes (" + writable_list() +
-                     "; a file named so is ./" + output + ")");
+    throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes" +
+                     writable_near_miss(output.substr(0, colon)) + " (" + writable_list() + "; a file named so is ./" +
+                     output + ")");
   if (!out) return;
   if (!writable(out->format)) throw UsageError(output + ": gpuimg reads " + out->format + " but does not write it");
   if (!format.empty() && !same_output(parse_format(format), out->format))

@@ -176,8 +176,7 @@ TEST(CliConventions, AnEmptyFormatIsRefused) {
   write_image(dir.file("in.png"), random_image(3, 2, 3, Depth::U8, 7));
   const RunResult r = run_binary({dir.file("in.png"), "--format", "", dir.file("out.png")});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err.rfind("gpuimg: --format: must be one of png, ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(", got ''"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("gpuimg: --format: '' is no format gpuimg writes (png, ", 0), 0u) << r.err;
   EXPECT_FALSE(fs::exists(dir.file("out.png")));
 }
 

@@ -214,14 +214,20 @@ TEST(CliPipes, FormatColonFileInABatchAndInCompare) {
   EXPECT_TRUE(fs::exists(tmp / "same.jpg"));
   r = run_binary({"a.png", "--format", "pgm", "ppm:x.ppm"}, {tmp.path()});
   EXPECT_EQ(r.status, 2);
-  for (const std::string typo : {"pgn:out.png", "xyz:out/"}) {
+  for (const auto& [typo, hint] : {std::pair<std::string, std::string>{"pgn:out.png", "; did you mean png? ("},
+                                    {"xyz:out/", " ("}}) {
     r = run_binary({"a.png", "b.png", typo}, {tmp.path()});
     EXPECT_EQ(r.status, 2) << typo;
     r = run_binary({"a.png", typo}, {tmp.path()});
     EXPECT_EQ(r.status, 2) << typo;
-    EXPECT_NE(r.err.find(typo + ": '" + typo.substr(0, 3) + "' is no format gpuimg writes ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(typo + ": '" + typo.substr(0, 3) + "' is no format gpuimg writes" + hint), std::string::npos)
+        << r.err;
     EXPECT_FALSE(fs::exists(tmp / typo));
   }
+  r = run_binary({"a.png", "--format", "jgp", "-"}, {tmp.path()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--format: 'jgp' is no format gpuimg writes; did you mean jpg? (png, jpg"), std::string::npos)
+      << r.err;
 
   r = run_binary({"compare", "png:a.png", "png:" + scene, "-q"}, {tmp.path()});
   EXPECT_EQ(r.status, 0) << r.err;

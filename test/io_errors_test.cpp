@@ -512,6 +512,16 @@ TEST(OutputErrors, UnsupportedExtension) {
   EXPECT_EQ(check_error(path), expected);
   EXPECT_EQ(write_error(path), expected);
   EXPECT_FALSE(fs::exists(path));
+  // A slip of a written format's extension, in any case, is named.
+  struct Slip {
+    const char *ext, *as_read, *meant;
+  };
+  for (const Slip s : {Slip{"jgp", "jgp", "jpg"}, {"PGN", "pgn", "png"}, {"wepb", "wepb", "webp"}, {"tgs", "tgs", "tga"}}) {
+    const std::string slip = dir.file(std::string("out.") + s.ext);
+    EXPECT_EQ(check_error(slip), slip + ": unsupported output format '." + s.as_read + "'; did you mean " + s.meant +
+                                     "? (supported: " + kWritable + ")");
+    EXPECT_FALSE(fs::exists(slip));
+  }
 }
 
 TEST(OutputErrors, NoExtension) {

@@ -14,11 +14,13 @@
 #include <new>
 
 #include "apng.hpp"
+#include "ascii_case.hpp"
 #include "backends.hpp"
 #include "error.hpp"
 #include "file_util.hpp"
 #include "frames.hpp"
 #include "joined.hpp"
+#include "near_miss.hpp"
 #include "metadata_formats.hpp"
 #include "output_formats.hpp"
 #include "pixel_convert.hpp"
@@ -40,7 +42,7 @@ const OutputFormat& output_format_or_throw(const std::string& path, const std::s
     // A word with no extension is as often a folder meant for a batch.
     throw OutputError(path, what + supported + "; a folder to write into ends in '/': " + path + "/");
   }
-  throw OutputError(path, "unsupported output format '." + ext + "'" + supported);
+  throw OutputError(path, "unsupported output format '." + ext + "'" + writable_near_miss(ext) + supported);
 }
 
 // That a file may be written at `path` by write_file_atomically.
@@ -457,6 +459,11 @@ std::vector<std::string> writable_extensions() {
   std::vector<std::string> out;
   for (const OutputFormat& f : kOutputFormats) out.emplace_back(f.extension);
   return out;
+}
+
+std::string writable_near_miss(const std::string& ext) {
+  const std::optional<std::string> near = near_miss(ascii_lower(ext), writable_extensions());
+  return near ? "; did you mean " + *near + "?" : "";
 }
 
 std::vector<std::string> readable_extensions() {
