@@ -569,21 +569,6 @@ TEST(GpuBackend, TablePassesAgree) {
         }
 }
 
-// The 8-bit lookup streams the image through a ring of 12 buffers of 12
-// KiB, a block taking every SM's-th chunk (kernels/table.cu): at 6007x4001
-// on an H100's or H200's 132 SMs a block takes 14 or 15 chunks (gray) to
-// 59 or 60 (RGBA), round its ring at least once, and the image ends
-// inside a chunk.
-TEST(GpuBackend, TablePassesGoRoundTheRing) {
-  GPUIMG_REQUIRE_GPU();
-  const Pipeline chain = {parse_stage("levels", {"5%,95%,1.3"}), parse_stage("gamma", {"1.8"})};
-  for (int channels = 1; channels <= 4; ++channels) {
-    const Image in = random_image(6007, 4001, channels, Depth::U8, 40 + channels);
-    SCOPED_TRACE(shape(in));
-    expect_backends_agree(in, chain);
-  }
-}
-
 // The one-pass paths of --blur, --gaussian and --median with the tables
 // of the runs before and after them, which the GPU's plan fuses at 8 bits
 // (lib/plan.cpp; the CPU's runs each run on its own, as the GPU's does at
