@@ -32,6 +32,9 @@ std::vector<std::int32_t> Convolve::stage_data(const Params& p, const Shape& in)
     magnitude += std::fabs(k);
     integers = integers && k == std::floor(k);
   }
+  // Decimal weights meant to cancel (eight -0.1 around 0.8) add up to a
+  // rounding error (2.8e-17), which S / s would blow up to white.
+  if (std::fabs(sum) < Convolve::kZeroSum * magnitude) sum = 0;
   const bool exact = integers && magnitude * max < 0x1p24;
   const std::int32_t divisor = exact ? static_cast<std::int32_t>(std::fabs(sum)) : 0;
   const MeanDivider divide =

@@ -64,6 +64,25 @@ TEST(Convolve, RoundsHalfAwayFromZero) {
   EXPECT_EQ(halves.samples<std::uint8_t>()[1], 11);
 }
 
+// Decimal weights meant to cancel add up in double to a rounding error, not
+// 0 (eight -0.1 and 0.8: 2.8e-17); S / s would make every edge white, so s
+// counts as 0 below 10^-12 of the weights' magnitudes, and S is the sample.
+TEST(Convolve, WeightsThatCancelAreNotDivided) {
+  Image in(3, 1, 1, Depth::U8);
+  const std::uint8_t row[3] = {10, 60, 20};
+  std::copy(row, row + 3, in.samples<std::uint8_t>());
+  const Image edge = run_one(in, parse_stage("convolve", {"3x1:-0.5,1,-0.5"}));  // sums to 0 exactly
+  EXPECT_EQ(edge.samples<std::uint8_t>()[1], 45);                               // 60 - (10 + 20) / 2
+  // s = -2.8e-17 in double: divided, 13 would be 0 and -10 (clamped to 0) 255.
+  const Image cancelled = run_one(in, parse_stage("convolve", {"3x1:-0.1,0.3,-0.2"}));
+  EXPECT_EQ(cancelled.samples<std::uint8_t>()[1], 13);  // -1 + 18 - 4
+  EXPECT_EQ(cancelled.samples<std::uint8_t>()[0], 0);   // -1 + 3 - 12
+  // A sum small but meant, 2.5e-7 of the weights' magnitudes: divided.
+  const Image small = run_one(in, parse_stage("convolve", {"3x1:-1,2.000001,-1"}));
+  EXPECT_EQ(small.samples<std::uint8_t>()[1], 255);  // 90.00006 / 1e-6
+  EXPECT_EQ(small.samples<std::uint8_t>()[0], 0);    // -49.99999 / 1e-6
+}
+
 ConvolveSums sums_for(const std::string& kernel, int bytes) {
   const Pipeline planned = plan_pipeline({parse_stage("convolve", {kernel})}, Shape{4, 4, 1, bytes});
   return Convolve::sums(stage_data(planned, 0).data());

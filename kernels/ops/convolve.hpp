@@ -4,8 +4,10 @@
 // Pinned in IEEE double: S = 0, then S = S + k * v for each weight k, its
 // rows top to bottom and each left to right, v the sample under it (edges
 // replicated), each product and sum rounded once; the sum of the weights,
-// s, added in the same order; then S / s where s is not 0 (else S), rounded
-// half away from zero and clamped. Every channel, alpha included.
+// s, added in the same order, and taken as 0 where |s| is below 10^-12 A,
+// A the sum of the weights' magnitudes (decimal weights meant to cancel
+// leave a rounding error there); then S / s where s is not 0 (else S),
+// rounded half away from zero and clamped. Every channel, alpha included.
 //
 // Where the weights are integers and their absolute values add up to A
 // with A * max < 2^24, every product and partial sum is an integer of less
@@ -43,6 +45,7 @@ struct Convolve {
 
   static constexpr int kMaxSide = 31;
   static constexpr double kMaxWeight = 65536;
+  static constexpr double kZeroSum = 1e-12;  // |s| below this times A is 0 (above)
   struct Params {
     SizeSpec size;  // W and H, both odd
     NumberList weights;

@@ -40,6 +40,8 @@ inline std::vector<std::string> convolve_kernels() {
           "3x3:0,-1,0,-1,5,-1,0,-1,0",    // sharpen: sum 1
           "3x3:-1,0,1,-2,0,2,-1,0,1",     // Sobel: sum 0, no division
           "3x3:-1,-1,-1,-1,-1,-1,-1,-1,-1",  // a negative sum
+          "3x3:-0.1,-0.1,-0.1,-0.1,0.8,-0.1,-0.1,-0.1,-0.1",  // sum 2.8e-17 in double: 0, no division
+          "3x1:0.1,0.2,-0.3",                                 // sum 5.6e-17: 0
           random_kernel(3, 5, -4, 9, true, 1),
           ones(5, 5),
           random_kernel(5, 5, -9, 9, true, 2),

@@ -70,7 +70,7 @@ inline cv::Mat opencv_convolve_unrounded(const Image& in, const std::vector<doub
   cv::Mat out;
   cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   const double sum = cv::sum(kernel)[0];
-  if (sum != 0) out /= sum;
+  if (std::abs(sum) >= 1e-12 * cv::norm(kernel, cv::NORM_L1)) out /= sum;  // else weights that cancel
   return out;
 }
 
