@@ -805,6 +805,38 @@ std::string op_table() {
   return out.str();
 }
 
+// An option typed with a dash from pasted text (an en or em dash, a minus
+// sign: "—invert" where "--invert" belongs), which would otherwise be read
+// as a file, and an unprocessed copy written. Not where a file has that name.
+std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
+  static const std::pair<std::string_view, const char*> kDashes[] = {
+      {"\u2010", "a hyphen (U+2010)"},     {"\u2011", "a hyphen (U+2011)"},  {"\u2012", "a figure dash (U+2012)"},
+      {"\u2013", "an en dash (U+2013)"},   {"\u2014", "an em dash (U+2014)"}, {"\u2015", "a bar (U+2015)"},
+      {"\u2212", "a minus sign (U+2212)"}};
+  const std::vector<std::string> options = known_options(app);
+  for (int i = 1; i < argc; ++i) {
+    std::string_view word = argv[i];
+    const char* found = nullptr;
+    for (bool more = true; more;) {
+      more = false;
+      for (const auto& [dash, name] : kDashes)
+        if (word.substr(0, dash.size()) == dash) {
+          word.remove_prefix(dash.size());
+          found = found ? found : name;
+          more = true;
+        }
+      if (found && !word.empty() && word.front() == '-') word.remove_prefix(1), more = true;
+    }
+    if (!found) continue;
+    const std::string option = "--" + std::string(word.substr(0, word.find('=')));
+    std::error_code e;
+    if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
+      return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +
+             option + "?";
+  }
+  return std::nullopt;
+}
+
 ParseResult parse_command_line(int argc, const char* const* argv) {
   CLI::App app{"gpuimg: fast, bit-exact image processing on the GPU or CPU.\n"
                "Usage: gpuimg INPUT [OPERATION ...] OUTPUT\n"
@@ -913,6 +945,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       std::cout << help_text(app, {word});
       return result;
     }
+  }
+  if (const std::optional<std::string> refused = typographic_dash(app, argc, argv)) {
+    print_message(*refused + hint());
+    result.exit_code = static_cast<int>(ExitCode::usage);
+    return result;
   }
   subcommands_first(app, argc, argv);
   try {

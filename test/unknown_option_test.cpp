@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "near_miss.hpp"
@@ -161,6 +162,31 @@ TEST(UnknownOption, SubcommandsSayWhatIsMissing) {
     EXPECT_EQ(error_of(typed), "gpuimg: '" + meant + "' is no file or subcommand; did you mean " +
                                    (meant == "compar" ? "compare" : meant == "infp" ? "info" : "golden") +
                                    "? (see gpuimg --help)\n");
+}
+
+// Text pasted from a page turns "--" into a dash of its own: read as a
+// file, "—invert" would have written an unprocessed copy. Refused, with the
+// option meant, unless a file has that name.
+TEST(UnknownOption, APastedDashBeforeAnOptionIsNamed) {
+  const std::string scene = (data_dir() / "scene.png").string();
+  TempDir tmp;
+  for (const auto& [typed, dash, meant] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\u2014invert", "an em dash (U+2014)", "--invert"},
+           {"\u2013levels", "an en dash (U+2013)", "--levels"},
+           {"\u2013-blur", "an en dash (U+2013)", "--blur"},
+           {"\u2212\u2212device=cpu", "a minus sign (U+2212)", "--device"}}) {
+    const RunResult r = run_binary({scene, typed, "5%,95%", "out/"}, {tmp.path()});
+    EXPECT_EQ(r.status, 2) << typed;
+    EXPECT_EQ(r.err, "gpuimg: '" + typed + "' starts with " + dash + ", not '--' (pasted text?): did you mean " + meant +
+                         "? (see gpuimg --help)\n");
+    EXPECT_FALSE(fs::exists(tmp / "out")) << typed;
+  }
+  // A file of that name is an input like any other.
+  fs::copy_file(scene, tmp / "\u2014invert");
+  const RunResult named = run_binary({"\u2014invert", "--invert", "out.png"}, {tmp.path()});
+  EXPECT_EQ(named.status, 0) << named.err;
+  // A dash before a word that is no option: a file, missing.
+  EXPECT_EQ(run_binary({scene, "\u2014frobnicate", "out/"}, {tmp.path()}).status, 1);
 }
 
 }  // namespace
