@@ -103,6 +103,20 @@ TEST(Pipeline, EmptyPipelineLeavesTheImage) {
 }
 
 // Ties go up, not to even: a change of rounding rule fails here by name.
+// --levels 25%,75% makes every result v' = 2v - M/2 exactly, a half at
+// every v: each rounds up, v' = clamp(2v - (M - 1)/2), integers alone.
+TEST(Levels, RoundsExactHalvesUp) {
+  for (Depth d : {Depth::U8, Depth::U16}) {
+    const int hi = max_sample(d);
+    Image ramp(hi + 1, 1, 1, d);
+    for (int v = 0; v <= hi; ++v) put(ramp, std::size_t(v), v);
+    const Image out = run_one(ramp, parse_stage("levels", {"25%,75%"}));
+    int wrong = 0;
+    for (int v = 0; v <= hi; ++v) wrong += sample(out, std::size_t(v)) != std::clamp(2 * v - (hi - 1) / 2, 0, hi);
+    EXPECT_EQ(wrong, 0) << "of " << hi + 1 << " values at depth " << hi;
+  }
+}
+
 TEST(Sharpen, RoundsHalfUp) {
   Image in(3, 1, 1, Depth::U8);
   const std::uint8_t row[3] = {10, 10, 9};

@@ -32,8 +32,17 @@ struct Levels {
   static const char* check(const Params& p) { return p.black < p.white ? nullptr : "B must be below W"; }
   static CpuCost cpu_cost(const Params&) { return {2.5, 3}; }
 
+  // On the sample scale first, y = (v - B max) / (W - B): one rounding,
+  // none where B and W are exact in binary (25%, 12.5%), so that a result
+  // that is exactly a half rounds up, as the formula says. Scaled to [0, 1]
+  // first, (v/max - B)/(W - B) times max strayed to either side of such
+  // halves: --levels 25%,75% at 16 bits gave 9,568 of the 65,536 values
+  // other than exact arithmetic does; this, none (nor at 5%,95%, whose
+  // roundings never reach a half).
   static std::int32_t map(const Params& p, std::int32_t v, const TableContext& t) {
-    const double x = (double(v) / t.max - p.black) / (p.white - p.black);
+    const double y = (v - p.black * t.max) / (p.white - p.black);
+    if (p.gamma == 1) return std::int32_t(std::floor((y < 0 ? 0 : (y > t.max ? t.max : y)) + 0.5));
+    const double x = y / t.max;
     const double clamped = x < 0 ? 0 : (x > 1 ? 1 : x);
     return std::int32_t(std::floor(t.max * std::pow(clamped, 1 / p.gamma) + 0.5));
   }

@@ -57,7 +57,9 @@ template <> struct Oracle<Invert> {
 template <> struct Oracle<Levels> {
   static Image expected(const Image& in, const Levels::Params& p) {
     return each_colour_sample(in, [&](int v, int hi, int) {
-      const double x = std::min(std::max((double(v) / hi - p.black) / (p.white - p.black), 0.0), 1.0);
+      const double y = (v - p.black * hi) / (p.white - p.black);  // the README's order
+      if (p.gamma == 1) return static_cast<long long>(std::floor(std::min(std::max(y, 0.0), double(hi)) + 0.5));
+      const double x = std::min(std::max(y / hi, 0.0), 1.0);
       return static_cast<long long>(std::floor(hi * std::pow(x, 1 / p.gamma) + 0.5));
     });
   }
