@@ -379,7 +379,7 @@ std::string parse_format(const std::string& text) {
   if (!name.empty() && name[0] == '.') name.remove_prefix(1);
   const std::string ext = ascii_lower(name);
   if (!writable(ext))
-    throw UsageError("--format: '" + text + "' is no format gpuimg writes" + writable_near_miss(ext) + " (" +
+    throw UsageError("--format: '" + text + "' is no format gpuimg writes" + writable_hint(ext) + " (" +
                      writable_list() + ")");
   return ext;
 }
@@ -536,7 +536,7 @@ void take_output_prefix(std::string& output, std::string& format) {
   if (!out && colon != std::string::npos && colon > 0 &&
       std::all_of(output.begin(), output.begin() + static_cast<std::ptrdiff_t>(colon), alnum))
     throw UsageError(output + ": '" + output.substr(0, colon) + "' is no format gpuimg writes" +
-                     writable_near_miss(output.substr(0, colon)) + " (" + writable_list() + "; a file named so is ./" +
+                     writable_hint(output.substr(0, colon)) + " (" + writable_list() + "; a file named so is ./" +
                      output + ")");
   if (!out) return;
   if (!writable(out->format)) throw UsageError(output + ": gpuimg reads " + out->format + " but does not write it");
@@ -690,6 +690,42 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   return batch;
 }
 
+// An option typed with a dash from pasted text (an en or em dash, a minus
+// sign: "—invert" where "--invert" belongs), which would otherwise be read
+// as a file, and an unprocessed copy written. Not where a file has that
+// name, nor after "--". The processing command's options only: it runs
+// before parsing, which finds any subcommand.
+std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
+  static const std::pair<std::string_view, const char*> kDashes[] = {
+      {"\u2010", "a hyphen (U+2010)"},        {"\u2011", "a hyphen (U+2011)"},
+      {"\u2012", "a figure dash (U+2012)"},   {"\u2013", "an en dash (U+2013)"},
+      {"\u2014", "an em dash (U+2014)"},      {"\u2015", "a bar (U+2015)"},
+      {"\u2212", "a minus sign (U+2212)"},    {"\ufe58", "a small em dash (U+FE58)"},
+      {"\ufe63", "a small hyphen (U+FE63)"},  {"\uff0d", "a full-width hyphen (U+FF0D)"}};
+  const std::vector<std::string> options = known_options(app);
+  for (int i = 1; i < argc && argv[i] != std::string_view("--"); ++i) {
+    std::string_view word = argv[i];
+    const char* found = nullptr;
+    for (bool more = true; more;) {
+      more = false;
+      for (const auto& [dash, name] : kDashes)
+        if (word.substr(0, dash.size()) == dash) {
+          word.remove_prefix(dash.size());
+          found = found ? found : name;
+          more = true;
+        }
+      if (!word.empty() && word.front() == '-') word.remove_prefix(1), more = true;
+    }
+    if (!found) continue;
+    const std::string option = "--" + std::string(word.substr(0, word.find('=')));
+    std::error_code e;
+    if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
+      return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +
+             option + "?";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::uint64_t parse_max_pixels(const std::string& text) {
@@ -803,38 +839,6 @@ std::string op_table() {
     out << head << std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') << Op::summary << "\n";
   });
   return out.str();
-}
-
-// An option typed with a dash from pasted text (an en or em dash, a minus
-// sign: "—invert" where "--invert" belongs), which would otherwise be read
-// as a file, and an unprocessed copy written. Not where a file has that name.
-std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
-  static const std::pair<std::string_view, const char*> kDashes[] = {
-      {"\u2010", "a hyphen (U+2010)"},     {"\u2011", "a hyphen (U+2011)"},  {"\u2012", "a figure dash (U+2012)"},
-      {"\u2013", "an en dash (U+2013)"},   {"\u2014", "an em dash (U+2014)"}, {"\u2015", "a bar (U+2015)"},
-      {"\u2212", "a minus sign (U+2212)"}};
-  const std::vector<std::string> options = known_options(app);
-  for (int i = 1; i < argc; ++i) {
-    std::string_view word = argv[i];
-    const char* found = nullptr;
-    for (bool more = true; more;) {
-      more = false;
-      for (const auto& [dash, name] : kDashes)
-        if (word.substr(0, dash.size()) == dash) {
-          word.remove_prefix(dash.size());
-          found = found ? found : name;
-          more = true;
-        }
-      if (found && !word.empty() && word.front() == '-') word.remove_prefix(1), more = true;
-    }
-    if (!found) continue;
-    const std::string option = "--" + std::string(word.substr(0, word.find('=')));
-    std::error_code e;
-    if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
-      return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +
-             option + "?";
-  }
-  return std::nullopt;
 }
 
 ParseResult parse_command_line(int argc, const char* const* argv) {

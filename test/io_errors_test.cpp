@@ -522,6 +522,10 @@ TEST(OutputErrors, UnsupportedExtension) {
                                      "? (supported: " + kWritable + ")");
     EXPECT_FALSE(fs::exists(slip));
   }
+  // One letter from tif, but a format read, not a slip.
+  EXPECT_EQ(check_error(dir.file("out.gif")), dir.file("out.gif") +
+                                                  ": unsupported output format '.gif'; gpuimg reads gif files but does "
+                                                  "not write them (supported: " + kWritable + ")");
 }
 
 TEST(OutputErrors, NoExtension) {

@@ -102,7 +102,6 @@ TEST(Pipeline, EmptyPipelineLeavesTheImage) {
   EXPECT_TRUE(same_samples(in, out));
 }
 
-// Ties go up, not to even: a change of rounding rule fails here by name.
 // --levels 25%,75% makes every result v' = 2v - M/2 exactly, a half at
 // every v: each rounds up, v' = clamp(2v - (M - 1)/2), integers alone.
 TEST(Levels, RoundsExactHalvesUp) {
@@ -117,6 +116,7 @@ TEST(Levels, RoundsExactHalvesUp) {
   }
 }
 
+// Ties go up, not to even: a change of rounding rule fails here by name.
 TEST(Sharpen, RoundsHalfUp) {
   Image in(3, 1, 1, Depth::U8);
   const std::uint8_t row[3] = {10, 10, 9};

@@ -174,7 +174,9 @@ TEST(UnknownOption, APastedDashBeforeAnOptionIsNamed) {
            {"\u2014invert", "an em dash (U+2014)", "--invert"},
            {"\u2013levels", "an en dash (U+2013)", "--levels"},
            {"\u2013-blur", "an en dash (U+2013)", "--blur"},
-           {"\u2212\u2212device=cpu", "a minus sign (U+2212)", "--device"}}) {
+           {"\u2212\u2212device=cpu", "a minus sign (U+2212)", "--device"},
+           {"-\u2014invert", "an em dash (U+2014)", "--invert"},
+           {"\uff0dinvert", "a full-width hyphen (U+FF0D)", "--invert"}}) {
     const RunResult r = run_binary({scene, typed, "5%,95%", "out/"}, {tmp.path()});
     EXPECT_EQ(r.status, 2) << typed;
     EXPECT_EQ(r.err, "gpuimg: '" + typed + "' starts with " + dash + ", not '--' (pasted text?): did you mean " + meant +
@@ -185,6 +187,10 @@ TEST(UnknownOption, APastedDashBeforeAnOptionIsNamed) {
   fs::copy_file(scene, tmp / "\u2014invert");
   const RunResult named = run_binary({"\u2014invert", "--invert", "out.png"}, {tmp.path()});
   EXPECT_EQ(named.status, 0) << named.err;
+  // After "--", a word is a file, whatever it starts with.
+  const RunResult after = run_binary({scene, "--format", "png", "--", "\u2014blur"}, {tmp.path()});
+  EXPECT_EQ(after.status, 0) << after.err;
+  EXPECT_TRUE(fs::exists(tmp / "\u2014blur"));
   // A dash before a word that is no option: a file, missing.
   EXPECT_EQ(run_binary({scene, "\u2014frobnicate", "out/"}, {tmp.path()}).status, 1);
 }

@@ -38,7 +38,7 @@ struct ConvolveSums {
 struct Convolve {
   static constexpr const char* name = "convolve";
   static constexpr const char* summary =
-      "Correlate with a WxH kernel of your weights, row by row, divided by their sum where it is not 0; "
+      "Correlate with a WxH kernel of your weights, row by row, divided by their sum where it is not (about) 0; "
       "edges replicated, every channel, in double precision.";
   static constexpr const char* example = "--convolve 3x3:1,2,1,2,4,2,1,2,1";
   static constexpr Kind kind = Kind::custom;

@@ -32,13 +32,14 @@ struct Levels {
   static const char* check(const Params& p) { return p.black < p.white ? nullptr : "B must be below W"; }
   static CpuCost cpu_cost(const Params&) { return {2.5, 3}; }
 
-  // On the sample scale first, y = (v - B max) / (W - B): one rounding,
-  // none where B and W are exact in binary (25%, 12.5%), so that a result
-  // that is exactly a half rounds up, as the formula says. Scaled to [0, 1]
-  // first, (v/max - B)/(W - B) times max strayed to either side of such
-  // halves: --levels 25%,75% at 16 bits gave 9,568 of the 65,536 values
-  // other than exact arithmetic does; this, none (nor at 5%,95%, whose
-  // roundings never reach a half).
+  // On the sample scale first, y = (v - B max) / (W - B), rounded once:
+  // where B max and W - B are exact in binary (25%,75%) an exact half stays
+  // a half and rounds up, as the formula says. Scaled to [0, 1] first,
+  // (v/max - B)/(W - B) times max took two roundings and strayed to either
+  // side of such halves: --levels 25%,75% at 16 bits gave 9,568 of the
+  // 65,536 values other than exact arithmetic does; this, none. Where B
+  // and W are not exact in binary, halves may still go either way (over
+  // every whole-percent B and W at 8 bits, 3,576 values against 3,907).
   static std::int32_t map(const Params& p, std::int32_t v, const TableContext& t) {
     const double y = (v - p.black * t.max) / (p.white - p.black);
     if (p.gamma == 1) return std::int32_t(std::floor((y < 0 ? 0 : (y > t.max ? t.max : y)) + 0.5));

@@ -42,7 +42,7 @@ const OutputFormat& output_format_or_throw(const std::string& path, const std::s
     // A word with no extension is as often a folder meant for a batch.
     throw OutputError(path, what + supported + "; a folder to write into ends in '/': " + path + "/");
   }
-  throw OutputError(path, "unsupported output format '." + ext + "'" + writable_near_miss(ext) + supported);
+  throw OutputError(path, "unsupported output format '." + ext + "'" + writable_hint(ext) + supported);
 }
 
 // That a file may be written at `path` by write_file_atomically.
@@ -461,8 +461,12 @@ std::vector<std::string> writable_extensions() {
   return out;
 }
 
-std::string writable_near_miss(const std::string& ext) {
-  const std::optional<std::string> near = near_miss(ascii_lower(ext), writable_extensions());
+std::string writable_hint(const std::string& ext) {
+  const std::string lower = ascii_lower(ext);
+  const std::vector<std::string> read = readable_extensions();
+  if (std::find(read.begin(), read.end(), lower) != read.end())
+    return "; gpuimg reads " + lower + " files but does not write them";
+  const std::optional<std::string> near = near_miss(lower, writable_extensions());
   return near ? "; did you mean " + *near + "?" : "";
 }
 

@@ -118,9 +118,10 @@ void check_report_path(const std::string& path);
 std::vector<std::string> writable_extensions();
 std::vector<std::string> readable_extensions();
 
-// "; did you mean jpg?" where `ext`, not a written format, is a slip of
-// one's extension ("jgp", "pgn"); else empty.
-std::string writable_near_miss(const std::string& ext);
+// For `ext`, not a written format: "; did you mean jpg?" where it is a
+// slip of one's extension ("jgp", "pgn"), "; gpuimg reads gif files but
+// does not write them" where it is read (not "tif?"); else empty.
+std::string writable_hint(const std::string& ext);
 
 // One line naming the codec libraries and versions in this build, for --version.
 std::string codec_versions();
