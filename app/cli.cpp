@@ -690,34 +690,44 @@ BatchCommand batch_command(const std::vector<std::string>& paths, const BatchFla
   return batch;
 }
 
+constexpr std::pair<std::string_view, const char*> kUnicodeDashes[] = {
+    {"\u2010", "a hyphen (U+2010)"},       {"\u2011", "a hyphen (U+2011)"},
+    {"\u2012", "a figure dash (U+2012)"},  {"\u2013", "an en dash (U+2013)"},
+    {"\u2014", "an em dash (U+2014)"},     {"\u2015", "a bar (U+2015)"},
+    {"\u2212", "a minus sign (U+2212)"},   {"\ufe58", "a small em dash (U+FE58)"},
+    {"\ufe63", "a small hyphen (U+FE63)"}, {"\uff0d", "a full-width hyphen (U+FF0D)"}};
+
+// The name of the Unicode dash `word` starts with, taken off it; null
+// where it starts with none.
+const char* take_unicode_dash(std::string_view& word) {
+  for (const auto& [dash, name] : kUnicodeDashes)
+    if (word.substr(0, dash.size()) == dash) {
+      word.remove_prefix(dash.size());
+      return name;
+    }
+  return nullptr;
+}
+
 // An option typed with a dash from pasted text (an en or em dash, a minus
 // sign: "—invert" where "--invert" belongs), which would otherwise be read
 // as a file, and an unprocessed copy written. Not where a file has that
 // name, nor after "--". The processing command's options only: it runs
 // before parsing, which finds any subcommand.
 std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
-  static const std::pair<std::string_view, const char*> kDashes[] = {
-      {"\u2010", "a hyphen (U+2010)"},        {"\u2011", "a hyphen (U+2011)"},
-      {"\u2012", "a figure dash (U+2012)"},   {"\u2013", "an en dash (U+2013)"},
-      {"\u2014", "an em dash (U+2014)"},      {"\u2015", "a bar (U+2015)"},
-      {"\u2212", "a minus sign (U+2212)"},    {"\ufe58", "a small em dash (U+FE58)"},
-      {"\ufe63", "a small hyphen (U+FE63)"},  {"\uff0d", "a full-width hyphen (U+FF0D)"}};
-  const std::vector<std::string> options = known_options(app);
   for (int i = 1; i < argc && argv[i] != std::string_view("--"); ++i) {
     std::string_view word = argv[i];
-    const char* found = nullptr;
-    for (bool more = true; more;) {
-      more = false;
-      for (const auto& [dash, name] : kDashes)
-        if (word.substr(0, dash.size()) == dash) {
-          word.remove_prefix(dash.size());
-          found = found ? found : name;
-          more = true;
-        }
-      if (!word.empty() && word.front() == '-') word.remove_prefix(1), more = true;
+    const char* found = nullptr;  // the first Unicode dash, among any run of dashes
+    for (;;) {
+      if (const char* name = take_unicode_dash(word))
+        found = found ? found : name;
+      else if (!word.empty() && word.front() == '-')
+        word.remove_prefix(1);
+      else
+        break;
     }
     if (!found) continue;
     const std::string option = "--" + std::string(word.substr(0, word.find('=')));
+    const std::vector<std::string> options = known_options(app);
     std::error_code e;
     if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
       return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +

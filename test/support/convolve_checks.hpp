@@ -23,7 +23,7 @@ inline testing::AssertionResult matches_filter2d(const Image& in, const Convolve
     magnitude += std::abs(w);
     sum += w;
   }
-  if (std::abs(sum) < 1e-12 * magnitude) sum = 0;  // weights that cancel: S itself
+  if (std::abs(sum) < Convolve::kZeroSum * magnitude) sum = 0;  // weights that cancel: S itself
   const int hi = max_sample(in.depth);
   const double tolerance = 1e-9 * std::max(1.0, magnitude * hi / (sum != 0 ? std::abs(sum) : 1.0));
   const double* r = ref.ptr<double>();

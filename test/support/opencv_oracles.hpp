@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "ops/convolve.hpp"
 #include "random_image.hpp"
 
 namespace gpuimg::test {
@@ -70,7 +71,7 @@ inline cv::Mat opencv_convolve_unrounded(const Image& in, const std::vector<doub
   cv::Mat out;
   cv::filter2D(to_mat64(in), out, CV_64F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
   const double sum = cv::sum(kernel)[0];
-  if (std::abs(sum) >= 1e-12 * cv::norm(kernel, cv::NORM_L1)) out /= sum;  // else weights that cancel
+  if (std::abs(sum) >= Convolve::kZeroSum * cv::norm(kernel, cv::NORM_L1)) out /= sum;  // else weights that cancel
   return out;
 }
 

@@ -223,7 +223,7 @@ template <> struct Oracle<Convolve> {
     const int kw = p.size.width, kh = p.size.height;
     double s = 0, a = 0;
     for (double w : k) s = s + w, a = a + std::fabs(w);
-    if (std::fabs(s) < 1e-12 * a) s = 0;  // weights meant to cancel
+    if (std::fabs(s) < Convolve::kZeroSum * a) s = 0;  // weights meant to cancel
     std::vector<double> out;
     for (int y = 0; y < in.height; ++y)
       for (int x = 0; x < in.width; ++x)
