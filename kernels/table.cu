@@ -4,9 +4,11 @@
 // vectors (16 bytes, or 48 where a pixel is 3 or 6 bytes), so that each
 // sample's channel is known at compile time.
 //
-// The tables sit in shared memory: at 8 bits each colour channel's, laid
-// out so that a warp's lookups never conflict (lookup8_kernel); at 16 bits
-// one 128 KiB table where the colour channels share it (every pass without
+// The tables sit in shared memory: at 8 bits the colour channels' entries
+// side by side, laid out so that a warp's lookups never conflict, and the
+// image streamed through shared memory beside them by the copy engine
+// (lookup8_stream_kernel) where the device has one; at 16 bits one 128 KiB
+// table where the colour channels share it (every pass without
 // --normalize), and the global int32 tables, through the read-only cache,
 // where each channel has its own.
 //
@@ -17,7 +19,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "bulk_copy.cuh"
 #include "cuda_launch.hpp"
+#include "table_paths.hpp"
 #include "tables.hpp"
 
 namespace gpuimg {
@@ -90,45 +94,185 @@ __device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __r
 
 template <int C> constexpr int kColourChannels = C == 2 || C == 4 ? C - 1 : C;
 
-// 8-bit: each colour channel's 256-byte table as 64 words, every word
-// repeated in all 32 banks, so that lane l reads its copy in bank l and a
-// warp's lookups never conflict, whatever the values (a plain byte table
-// made the pass 1.31 times a copy on the H100, bank conflicts the cause).
-// 8 KiB a colour channel. A lookup loads its entry's byte where it lies,
-// at 4 (32 (v / 4) + l) + v % 4, rather than the word and a shift: fewer
-// instructions a sample took a pass at 7680x4320 RGB from 1.24 times a
-// copy to 1.15 on the H100. Entry v of every channel in one word (the
-// channel an immediate offset, half the instructions again) was no
-// faster: the loads' queue (MIO) then held it back.
+// The 8-bit tables: entry v of every colour channel in one word (channel c
+// its byte c), that word repeated in all 32 banks, 32 KiB: lane l reads
+// its copy in bank l, at 4 (32 v + l) + c, so that a warp's lookups never
+// conflict whatever the values (a plain byte table made the pass 1.31
+// times a copy on the H100, bank conflicts the cause), and a lookup is a
+// shift, a mask and a byte load, the channel an immediate offset.
 constexpr int kBanks = 32;
-constexpr int kWordsPerTable = 256 / 4 * kBanks;
+constexpr int kTableWords8 = 256 * kBanks;
+constexpr std::size_t kTableBytes8 = kTableWords8 * sizeof(std::uint32_t);
 
+// Fills `banked` (kTableWords8) through `packed` (256 words); every thread
+// of the block calls it, then synchronises before any lookup.
 template <int C>
-__global__ void __launch_bounds__(kLookupThreads) lookup8_kernel(const std::uint8_t* __restrict__ src,
-                                                                 std::uint8_t* __restrict__ dst, long long samples,
-                                                                 TableData tables) {
-  extern __shared__ std::uint32_t banked[];
-  __shared__ std::uint32_t packed[kColourChannels<C> * 64];  // each table's 64 words, once
-  // A block reads each entry once, all in one round of loads, and copies
-  // the words to the banks from shared memory. Reading an entry for each
-  // copy took six rounds, one after the other, at every block's start;
-  // an SM holds one block (its registers), so nothing else ran meanwhile.
-  static_assert(kColourChannels<C> * 64 <= kLookupThreads && kWordsPerTable % kLookupThreads == 0, "whole rounds");
-  if (const int i = threadIdx.x; i < kColourChannels<C> * 64) {
-    const std::int32_t* t = tables.table(i / 64) + 4 * (i % 64);
-    packed[i] = std::uint32_t(t[0]) | std::uint32_t(t[1]) << 8 | std::uint32_t(t[2]) << 16 |
-                std::uint32_t(t[3]) << 24;
+__device__ __forceinline__ void fill_tables8(const TableData& tables, std::uint32_t* banked, std::uint32_t* packed) {
+  for (int v = threadIdx.x; v < 256; v += blockDim.x) {
+    std::uint32_t word = 0;
+#pragma unroll
+    for (int c = 0; c < kColourChannels<C>; ++c) word |= std::uint32_t(tables.table(c)[v]) << (8 * c);
+    packed[v] = word;
   }
   __syncthreads();
+  for (int i = threadIdx.x; i < kTableWords8; i += blockDim.x) banked[i] = packed[i / kBanks];
+}
+
+// 48 bytes, whole pixels at every channel count, so that each byte's
+// channel is known at compile time.
+constexpr int kGroupBytes = 48;
+
+union ByteGroup {
+  uint4 v[kGroupBytes / 16];
+  std::uint32_t words[kGroupBytes / 4];
+};
+
+// Word k of a group through the tables, `lane` this thread's 4 l: byte j
+// is channel (4 k + j) % C. Alpha, at odd bytes only, is kept.
+template <int C>
+__device__ __forceinline__ std::uint32_t look_up_word(std::uint32_t w, int k, const unsigned char* table,
+                                                      std::uint32_t lane) {
+  static_assert(C >= 1 && C <= 4, "alpha, where there is one, is the last of 2 or 4: an odd byte");
+  std::uint32_t b[4];
 #pragma unroll
-  for (int i = threadIdx.x; i < kColourChannels<C> * kWordsPerTable; i += kLookupThreads)
-    banked[i] = packed[i / kBanks];  // word w of table c in bank b: 32 (64 c + w) + b
+  for (int j = 0; j < 4; ++j) {
+    const std::uint32_t at = (j == 0 ? w << 7 : w >> (8 * j - 7)) & 0x7f80u;  // 128 v
+    b[j] = table[(at | lane) + (4 * k + j) % C];
+  }
+  // Bytes 2p and 2p + 1 side by side, then the two halves.
+  std::uint32_t half[2];
+#pragma unroll
+  for (int p = 0; p < 2; ++p) {
+    const bool alpha = is_alpha((4 * k + 2 * p + 1) % C, C);
+    half[p] = __byte_perm(b[2 * p], alpha ? w : b[2 * p + 1], alpha ? (4 + 2 * p + 1) << 4 : 0x40);
+  }
+  return __byte_perm(half[0], half[1], 0x5410);
+}
+
+template <int C>
+__device__ __forceinline__ void look_up_group(ByteGroup& g, const unsigned char* table, std::uint32_t lane) {
+#pragma unroll
+  for (int k = 0; k < kGroupBytes / 4; ++k) g.words[k] = look_up_word<C>(g.words[k], k, table, lane);
+}
+
+// The streamed lookup (sm_90 and later): the image in chunks of
+// kChunkBytes, each block taking every gridDim.x-th, as many blocks as the
+// SMs hold. The copy engine brings each chunk into a ring of kStages8
+// buffers in shared memory and takes it back out (bulk_copy.cuh);
+// kStreamThreads threads look its samples up in place, a group each, and
+// one more warp moves the chunks, so that no thread that looks up waits on
+// a copy but for its chunk's arrival. A pass of one table over 7680x4320
+// RGB on the H200 (scripts/ab_gpu.sh, three runs, a copy 0.053-0.055 ms):
+// each thread loading, looking up and storing its own groups, 0.063-0.065
+// ms, the loads waiting while the lookups ran; streamed, the block
+// synchronising on every chunk, 0.059-0.062; with the warp that moves
+// them, 0.058-0.061; the stream alone, nothing looked up, 0.057-0.058. At
+// 16 bits the stream was slower (0.057 against 0.045 ms at gray): its 128
+// KiB table, filled by 288 threads, where the grid-stride pass has 1024.
+constexpr int kStreamThreads = 256;
+constexpr int kStreamBlock = kStreamThreads + 32;  // and the warp that moves the chunks
+constexpr int kChunkBytes = kStreamThreads * kGroupBytes;
+constexpr int kStages8 = 12;
+constexpr std::size_t kStreamSmem8 = kTableBytes8 + std::size_t{kStages8} * kChunkBytes;
+static_assert(kChunkBytes % 16 == 0 && kTableBytes8 % 16 == 0, "bulk copies move multiples of 16 bytes");
+
+template <int C>
+__global__ void __launch_bounds__(kStreamBlock) lookup8_stream_kernel(const std::uint8_t* __restrict__ src,
+                                                                      std::uint8_t* __restrict__ dst,
+                                                                      long long samples, TableData tables) {
+  extern __shared__ __align__(16) std::uint32_t banked[];  // then the ring
+  __shared__ std::uint32_t packed[256];
+  __shared__ std::uint64_t landed[kStages8], looked_up[kStages8];
+  unsigned char* ring = reinterpret_cast<unsigned char*>(banked + kTableWords8);
+  const long long chunks = samples / kChunkBytes;
+  const long long mine = blockIdx.x < chunks ? (chunks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  const auto offset = [&](long long i) { return (blockIdx.x + i * gridDim.x) * static_cast<long long>(kChunkBytes); };
+  const auto buffer = [&](long long i) { return ring + (i % kStages8) * kChunkBytes; };
+  const auto parity = [](long long i) { return static_cast<unsigned>(i / kStages8) & 1; };
+  const bool mover = threadIdx.x == kStreamThreads;
+  // The first chunks are on their way while the tables fill.
+  if (mover) {
+#pragma unroll
+    for (int s = 0; s < kStages8; ++s) {
+      bulk::init_barrier(&landed[s], 1);
+      bulk::init_barrier(&looked_up[s], kStreamThreads);
+    }
+    bulk::fence_barrier_init();
+    for (int i = 0; i < kStages8 && i < mine; ++i) bulk::load(buffer(i), src + offset(i), kChunkBytes, &landed[i]);
+  }
+  fill_tables8<C>(tables, banked, packed);
   __syncthreads();
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(banked) + 4 * (threadIdx.x % kBanks);
-  look_up_groups<std::uint8_t, C>(src, dst, samples, [&](int c, std::uint8_t v) {
-    if (is_alpha(c, C)) return v;
-    return bytes[c * 4 * kWordsPerTable + ((v & 0xfc) << 5) + (v & 3)];  // 4 (32 (v / 4)) + v % 4
-  });
+  if (threadIdx.x >= kStreamThreads) {
+    if (mover) {
+      // Chunk i goes out once looked up; then the buffer of the one before
+      // it takes the chunk kStages8 after that, once its store has read it.
+      for (long long i = 0; i < mine; ++i) {
+        bulk::wait(&looked_up[i % kStages8], parity(i));
+        bulk::store(dst + offset(i), buffer(i), kChunkBytes);
+        if (i >= 1 && i - 1 + kStages8 < mine) {
+          bulk::store_read_wait<1>();
+          bulk::load(buffer(i - 1), src + offset(i - 1 + kStages8), kChunkBytes, &landed[(i - 1) % kStages8]);
+        }
+      }
+      bulk::store_wait_all();
+    }
+    return;
+  }
+  const auto* table = reinterpret_cast<const unsigned char*>(banked);
+  const std::uint32_t lane = 4 * (threadIdx.x % kBanks);
+  // The samples after the last whole chunk, one a thread of the grid (the
+  // launch gives it enough), while the first chunks land: one a thread of
+  // one block after its ring took up to 48 loads one after another, and
+  // the pass at 1920x1080 RGB (3,072 of them) 0.0159 ms against 0.0138.
+  for (long long k = chunks * kChunkBytes + blockIdx.x * kStreamThreads + threadIdx.x; k < samples;
+       k += static_cast<long long>(gridDim.x) * kStreamThreads) {
+    const int c = static_cast<int>(k % C);
+    dst[k] = is_alpha(c, C) ? src[k] : table[128 * src[k] + lane + c];
+  }
+  for (long long i = 0; i < mine; ++i) {
+    bulk::wait(&landed[i % kStages8], parity(i));
+    auto* at = reinterpret_cast<uint4*>(buffer(i)) + kGroupBytes / 16 * threadIdx.x;
+    ByteGroup g;
+#pragma unroll
+    for (int k = 0; k < kGroupBytes / 16; ++k) g.v[k] = at[k];
+    look_up_group<C>(g, table, lane);
+#pragma unroll
+    for (int k = 0; k < kGroupBytes / 16; ++k) at[k] = g.v[k];
+    bulk::fence_shared_writes();
+    bulk::arrive(&looked_up[i % kStages8]);
+  }
+}
+
+// Where the device has no bulk copies or no room for the ring: the same
+// tables, each thread looking up groups it loads and stores itself, one
+// wave of blocks.
+template <int C>
+__global__ void __launch_bounds__(kStreamThreads) lookup8_grid_kernel(const std::uint8_t* __restrict__ src,
+                                                                      std::uint8_t* __restrict__ dst,
+                                                                      long long samples, TableData tables) {
+  extern __shared__ __align__(16) std::uint32_t banked[];
+  __shared__ std::uint32_t packed[256];
+  fill_tables8<C>(tables, banked, packed);
+  __syncthreads();
+  const auto* table = reinterpret_cast<const unsigned char*>(banked);
+  const std::uint32_t lane = 4 * (threadIdx.x % kBanks);
+  const long long groups = samples / kGroupBytes;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += stride) {
+    ByteGroup group;
+    const auto* in = reinterpret_cast<const uint4*>(src) + kGroupBytes / 16 * g;
+#pragma unroll
+    for (int k = 0; k < kGroupBytes / 16; ++k) group.v[k] = in[k];
+    look_up_group<C>(group, table, lane);
+    auto* out = reinterpret_cast<uint4*>(dst) + kGroupBytes / 16 * g;
+#pragma unroll
+    for (int k = 0; k < kGroupBytes / 16; ++k) out[k] = group.v[k];
+  }
+  // The last samples, fewer than a group, one a thread of the first block.
+  if (const long long k = groups * kGroupBytes + threadIdx.x; blockIdx.x == 0 && k < samples) {
+    const int c = static_cast<int>(k % C);
+    dst[k] = is_alpha(c, C) ? src[k] : table[128 * src[k] + lane + c];
+  }
 }
 
 // 16-bit, the colour channels sharing one table (or an image with one): 128
@@ -236,12 +380,8 @@ cudaError_t grid_for(Kernel kernel, int threads, std::size_t smem, long long gro
 // bytes (one wave of it measured 1.55 times a copy on the H100, the full
 // grid 1.0), four where they are one vector, so that each thread has two
 // in flight (gray 16-bit on the H200: 1.13 at one group a thread, about
-// 1.05 at four). The 8-bit
-// tables, 24 KiB at RGB, two groups a thread: a pass of one table over
-// 7680x4320 RGB took 1.13 to 1.16 times a copy in one wave, 1.08 to 1.09
-// with two groups, 1.11 to 1.13 with three, 1.09 to 1.10 with four. The
-// 16-bit table, 128 KiB a block to fill, one wave (gray 16-bit: 1.15, and
-// 1.45 with four groups a thread).
+// 1.05 at four). The 16-bit table, 128 KiB a block to fill, one wave (gray
+// 16-bit: 1.15, and 1.45 with four groups a thread).
 template <class Kernel, class T>
 cudaError_t run_lookup(Kernel kernel, std::size_t smem, const CudaStage& s, long long samples, long long groups,
                        TableData tables, int per_thread) {
@@ -258,6 +398,33 @@ cudaError_t run_lookup(Kernel kernel, std::size_t smem, const CudaStage& s, long
   return cudaGetLastError();
 }
 
+// As many blocks as the SMs hold at once (one an SM), or one a chunk, but
+// enough for the samples after the last whole chunk to take one a thread.
+template <int C> cudaError_t stream8(const CudaStage& s, long long samples, TableData tables) {
+  const auto kernel = lookup8_stream_kernel<C>;
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kStreamSmem8));
+      e != cudaSuccess)
+    return e;
+  int resident = 0;
+  if (cudaError_t e = resident_blocks(kernel, kStreamBlock, kStreamSmem8, resident); e != cudaSuccess) return e;
+  const long long chunks = samples / kChunkBytes, tail = samples % kChunkBytes;
+  const long long wanted = std::max(chunks, (tail + kStreamThreads - 1) / kStreamThreads);
+  const int blocks = static_cast<int>(std::clamp<long long>(wanted, 1, resident));
+  kernel<<<blocks, kStreamBlock, kStreamSmem8, s.stream>>>(static_cast<const std::uint8_t*>(s.src),
+                                                           static_cast<std::uint8_t*>(s.dst), samples, tables);
+  return cudaGetLastError();
+}
+
+template <int C> cudaError_t grid8(const CudaStage& s, long long samples, TableData tables) {
+  int blocks = 0;
+  if (cudaError_t e = grid_for(lookup8_grid_kernel<C>, kStreamThreads, kTableBytes8, samples / kGroupBytes, blocks);
+      e != cudaSuccess)
+    return e;
+  lookup8_grid_kernel<C><<<blocks, kStreamThreads, kTableBytes8, s.stream>>>(
+      static_cast<const std::uint8_t*>(s.src), static_cast<std::uint8_t*>(s.dst), samples, tables);
+  return cudaGetLastError();
+}
+
 template <class T, int C> cudaError_t lookup(const CudaStage& s) {
   const long long samples = 1LL * s.in.width * s.in.height * C;
   const long long groups = samples / group_samples<T, C>();
@@ -267,8 +434,9 @@ template <class T, int C> cudaError_t lookup(const CudaStage& s) {
     return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables,
                                                              per_thread);
   } else if constexpr (sizeof(T) == 1) {
-    const std::size_t smem = kColourChannels<C> * kWordsPerTable * sizeof(std::uint32_t);
-    return run_lookup<decltype(&lookup8_kernel<C>), T>(lookup8_kernel<C>, smem, s, samples, groups, tables, 2);
+    bool streams = false;
+    if (cudaError_t e = streams_lookup8(streams); e != cudaSuccess) return e;
+    return streams ? stream8<C>(s, samples, tables) : grid8<C>(s, samples, tables);
   } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {
     const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
     return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables, 0);
@@ -294,6 +462,42 @@ template <class F> cudaError_t with_type(const Shape& shape, F&& f) {
 bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace
+
+cudaError_t streams_lookup8(bool& streams) {
+  int device = 0, major = 0, room = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device); e != cudaSuccess)
+    return e;
+  // The static arrays beside the ring: the packed entries and the barriers.
+  constexpr std::size_t kStatic = 256 * sizeof(std::uint32_t) + 2 * kStages8 * sizeof(std::uint64_t);
+  streams = major >= 9 && static_cast<std::size_t>(room) >= kStreamSmem8 + kStatic;
+  return cudaSuccess;
+}
+
+// The 8-bit paths on their own: a stage of 8-bit tables (not the complement).
+template <class F> cudaError_t lookup8_path(const CudaStage& s, F&& path) {
+  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || s.in.bytes != 1 || !s.data || !s.host_data)
+    return cudaErrorInvalidValue;
+  const TableData tables{s.data, 255};
+  return with_channels(s, [&](auto c) { return path(c, 1LL * s.in.width * s.in.height * decltype(c)::value, tables); });
+}
+
+cudaError_t launch_lookup8_stream(const CudaStage& s) {
+  bool streams = false;
+  if (cudaError_t e = streams_lookup8(streams); e != cudaSuccess) return e;
+  if (!streams) return cudaErrorNotSupported;
+  return lookup8_path(s, [&](auto c, long long samples, TableData tables) {
+    return stream8<decltype(c)::value>(s, samples, tables);
+  });
+}
+
+cudaError_t launch_lookup8_grid(const CudaStage& s) {
+  return lookup8_path(s, [&](auto c, long long samples, TableData tables) {
+    return grid8<decltype(c)::value>(s, samples, tables);
+  });
+}
 
 cudaError_t launch_lookup(const CudaStage& s) {
   if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || !s.data || !s.host_data) return cudaErrorInvalidValue;
