@@ -11,7 +11,7 @@
 // A build may add older architectures (CMAKE_CUDA_ARCHITECTURES=86;90),
 // whose code has none of these instructions: there each stops the kernel,
 // which the host never launches on such a GPU (it asks first, as
-// table.cu's streams_lookup8 does).
+// table.cu's table_path_runs does).
 #include <cstdint>
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900

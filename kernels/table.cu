@@ -10,7 +10,8 @@
 // (lookup8_stream_kernel) where the device has one; at 16 bits one 128 KiB
 // table where the colour channels share it (every pass without
 // --normalize), and the global int32 tables, through the read-only cache,
-// where each channel has its own.
+// where each channel has its own or the device has too little shared
+// memory. table_paths.hpp names the paths.
 //
 // A pass that reads its input's range first runs channel_ranges_kernel:
 // each thread's smallest and largest sample per channel (kRangeGroups
@@ -67,17 +68,20 @@ template <class T, int C> struct Group {
 // Two groups a thread at a time, both loads issued before either lookup:
 // with one block of 1024 threads an SM (the 16-bit table), one would leave
 // too few bytes in flight to reach the memory's bandwidth.
-template <class T, int C, class Lookup>
+// `ready()` runs once before the first lookup, after the first loads.
+template <class T, int C, class Lookup, class Ready>
 __device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __restrict__ dst, long long samples,
-                                               const Lookup& lookup) {
+                                               const Lookup& lookup, const Ready& ready) {
   using G = Group<T, C>;
   const long long groups = samples / G::N;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  bool waiting = true;
   for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups; g += 2 * stride) {
     const bool second = g + stride < groups;
     G in[2], out[2];
     in[0].load(src, g);
     if (second) in[1].load(src, g + stride);
+    if (waiting) ready(), waiting = false;
 #pragma unroll
     for (int k = 0; k < G::N; ++k) out[0].s[k] = lookup(k % C, in[0].s[k]);
     out[0].store(dst, g);
@@ -87,9 +91,16 @@ __device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __r
       out[1].store(dst, g + stride);
     }
   }
+  if (waiting) ready();
   // The last samples, fewer than a group, one per thread of the first block.
   const long long i = groups * G::N + threadIdx.x;
   if (blockIdx.x == 0 && i < samples) dst[i] = lookup(static_cast<int>(i % C), src[i]);
+}
+
+template <class T, int C, class Lookup>
+__device__ __forceinline__ void look_up_groups(const T* __restrict__ src, T* __restrict__ dst, long long samples,
+                                               const Lookup& lookup) {
+  look_up_groups<T, C>(src, dst, samples, lookup, [] {});
 }
 
 template <int C> constexpr int kColourChannels = C == 2 || C == 4 ? C - 1 : C;
@@ -276,34 +287,46 @@ __global__ void __launch_bounds__(kStreamThreads) lookup8_grid_kernel(const std:
 }
 
 // 16-bit, the colour channels sharing one table (or an image with one): 128
-// KiB of shared memory.
-template <int C>
+// KiB of shared memory, from the data's 16-bit entries (packed16). Where
+// the device has bulk copies, one brings the whole table in while each
+// thread's first loads of the image are on their way, and the threads wait
+// for it only before their first lookup; elsewhere the block copies it
+// first, eight 16-byte vectors a thread, all in flight at once. At
+// 7680x4320 gray on the H200 (scripts/ab_gpu.sh, three runs, copy
+// 0.037-0.040 ms) one table took 0.044-0.046 ms filled from the int32
+// entries, a pair a thread at a time, 0.045-0.047 copied from the 16-bit
+// ones, 0.041-0.043 by the bulk copy; at 1920x1080, 0.014, 0.011-0.013
+// and 0.010.
+constexpr int kTable16Bytes = (kMax16 + 1) * sizeof(std::uint16_t);
+
+template <int C, bool Bulk>
 __global__ void __launch_bounds__(kLookupThreads) lookup16_kernel(const std::uint16_t* __restrict__ src,
                                                                   std::uint16_t* __restrict__ dst, long long samples,
                                                                   TableData tables) {
-  extern __shared__ std::uint32_t pairs[];  // entries 2i and 2i + 1, low half first
-  const std::int32_t* t = tables.table(0);
-  // Eight rounds of loads in flight at a time (the block has kLookupThreads
-  // threads): it waits four times for its table, not 32. One round a wait
-  // made the pass of one table 1.30 times a copy at 7680x4320, this 1.12.
-  constexpr int kRounds = (kMax16 + 1) / 2 / kLookupThreads, kBatch = 8;
-  static_assert(kRounds % kBatch == 0, "whole batches");
-#pragma unroll 1
-  for (int r0 = 0; r0 < kRounds; r0 += kBatch) {
-    std::uint32_t pair[kBatch];
-#pragma unroll
-    for (int r = 0; r < kBatch; ++r) {
-      const int i = threadIdx.x + (r0 + r) * kLookupThreads;
-      pair[r] = std::uint32_t(t[2 * i]) | std::uint32_t(t[2 * i + 1]) << 16;
+  extern __shared__ uint4 table16[];
+  __shared__ std::uint64_t landed;
+  const auto* packed = reinterpret_cast<const uint4*>(tables.packed16());
+  if constexpr (Bulk) {
+    if (threadIdx.x == 0) {
+      bulk::init_barrier(&landed, 1);
+      bulk::fence_barrier_init();
+      bulk::load(table16, packed, kTable16Bytes, &landed);
     }
+  } else {
+    constexpr int kVectors = kTable16Bytes / 16 / kLookupThreads;
+    uint4 v[kVectors];
 #pragma unroll
-    for (int r = 0; r < kBatch; ++r) pairs[threadIdx.x + (r0 + r) * kLookupThreads] = pair[r];
+    for (int r = 0; r < kVectors; ++r) v[r] = packed[threadIdx.x + r * kLookupThreads];
+#pragma unroll
+    for (int r = 0; r < kVectors; ++r) table16[threadIdx.x + r * kLookupThreads] = v[r];
   }
   __syncthreads();
-  const auto* table = reinterpret_cast<const std::uint16_t*>(pairs);
-  look_up_groups<std::uint16_t, C>(src, dst, samples, [&](int c, std::uint16_t v) {
-    return is_alpha(c, C) ? v : table[v];
-  });
+  const auto* table = reinterpret_cast<const std::uint16_t*>(table16);
+  look_up_groups<std::uint16_t, C>(
+      src, dst, samples, [&](int c, std::uint16_t v) { return is_alpha(c, C) ? v : table[v]; },
+      [&] {
+        if constexpr (Bulk) bulk::wait(&landed, 0);
+      });
 }
 
 // A pass whose tables are the complement, max - v (a lone --invert): no
@@ -425,24 +448,34 @@ template <int C> cudaError_t grid8(const CudaStage& s, long long samples, TableD
   return cudaGetLastError();
 }
 
-template <class T, int C> cudaError_t lookup(const CudaStage& s) {
+template <class T, int C> cudaError_t lookup(const CudaStage& s, TablePath path) {
   const long long samples = 1LL * s.in.width * s.in.height * C;
   const long long groups = samples / group_samples<T, C>();
   const TableData tables{s.data, s.in.bytes == 1 ? 255 : kMax16};
-  if (TableData{s.host_data, tables.max}.complement()) {  // the host's copy: tables.data is the device's
-    const int per_thread = group_samples<T, C>() * sizeof(T) == 16 ? 4 : 1;
-    return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples, groups, tables,
-                                                             per_thread);
-  } else if constexpr (sizeof(T) == 1) {
-    bool streams = false;
-    if (cudaError_t e = streams_lookup8(streams); e != cudaSuccess) return e;
-    return streams ? stream8<C>(s, samples, tables) : grid8<C>(s, samples, tables);
-  } else if (TableData{s.host_data, kMax16}.shared() || kColourChannels<C> == 1) {
-    const std::size_t smem = (kMax16 + 1) * sizeof(std::uint16_t);
-    return run_lookup<decltype(&lookup16_kernel<C>), T>(lookup16_kernel<C>, smem, s, samples, groups, tables, 0);
+  if constexpr (sizeof(T) == 1) {
+    if (path == TablePath::stream8) return stream8<C>(s, samples, tables);
+    if (path == TablePath::grid8) return grid8<C>(s, samples, tables);
   } else {
-    return run_lookup<decltype(&lookup_global_kernel<C>), T>(lookup_global_kernel<C>, 0, s, samples, groups, tables, 0);
+    if (path == TablePath::bulk16)
+      return run_lookup<decltype(&lookup16_kernel<C, true>), T>(lookup16_kernel<C, true>, kTable16Bytes, s, samples,
+                                                                groups, tables, 0);
+    if (path == TablePath::copied16)
+      return run_lookup<decltype(&lookup16_kernel<C, false>), T>(lookup16_kernel<C, false>, kTable16Bytes, s,
+                                                                 samples, groups, tables, 0);
+    if (path == TablePath::global16)
+      return run_lookup<decltype(&lookup_global_kernel<C>), T>(lookup_global_kernel<C>, 0, s, samples, groups, tables,
+                                                               0);
   }
+  return cudaErrorNotSupported;
+}
+
+// A lone --invert: the arithmetic, no tables.
+template <class T, int C> cudaError_t complement(const CudaStage& s) {
+  const long long samples = 1LL * s.in.width * s.in.height * C;
+  const int per_thread = group_samples<T, C>() * sizeof(T) == 16 ? 4 : 1;
+  const TableData tables{s.data, SampleTraits<T>::max};
+  return run_lookup<decltype(&complement_kernel<T, C>), T>(complement_kernel<T, C>, 0, s, samples,
+                                                           samples / group_samples<T, C>(), tables, per_thread);
 }
 
 template <class F> cudaError_t with_type(const Shape& shape, F&& f) {
@@ -463,45 +496,73 @@ bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 ==
 
 }  // namespace
 
-cudaError_t streams_lookup8(bool& streams) {
+cudaError_t table_path_runs(TablePath path, bool& runs) {
   int device = 0, major = 0, room = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device); e != cudaSuccess)
     return e;
-  // The static arrays beside the ring: the packed entries and the barriers.
-  constexpr std::size_t kStatic = 256 * sizeof(std::uint32_t) + 2 * kStages8 * sizeof(std::uint64_t);
-  streams = major >= 9 && static_cast<std::size_t>(room) >= kStreamSmem8 + kStatic;
+  // Each kernel's static arrays beside its dynamic shared memory: the
+  // packed 8-bit entries, and the barriers.
+  constexpr std::size_t kStatic8 = 256 * sizeof(std::uint32_t), kBarrier = sizeof(std::uint64_t);
+  const auto fits = [&](std::size_t bytes) { return static_cast<std::size_t>(room) >= bytes; };
+  switch (path) {
+    case TablePath::stream8: runs = major >= 9 && fits(kStreamSmem8 + kStatic8 + 2 * kStages8 * kBarrier); break;
+    case TablePath::grid8: runs = fits(kTableBytes8 + kStatic8); break;
+    case TablePath::bulk16: runs = major >= 9 && fits(kTable16Bytes + kBarrier); break;
+    case TablePath::copied16: runs = fits(kTable16Bytes + kBarrier); break;
+    case TablePath::global16: runs = true; break;
+  }
   return cudaSuccess;
 }
 
-// The 8-bit paths on their own: a stage of 8-bit tables (not the complement).
-template <class F> cudaError_t lookup8_path(const CudaStage& s, F&& path) {
-  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || s.in.bytes != 1 || !s.data || !s.host_data)
-    return cudaErrorInvalidValue;
-  const TableData tables{s.data, 255};
-  return with_channels(s, [&](auto c) { return path(c, 1LL * s.in.width * s.in.height * decltype(c)::value, tables); });
+namespace {
+
+// Whether the stage's tables suit the path: its depth, and at 16 bits in
+// shared memory, one table.
+bool suits(const CudaStage& s, TablePath path) {
+  const TableData host{s.host_data, s.in.bytes == 1 ? 255 : kMax16};  // the host's copy: s.data is the device's
+  switch (path) {
+    case TablePath::stream8:
+    case TablePath::grid8: return s.in.bytes == 1;
+    case TablePath::bulk16:
+    case TablePath::copied16: return s.in.bytes == 2 && (host.shared() || s.in.channels <= 2);
+    case TablePath::global16: return s.in.bytes == 2;
+  }
+  return false;
 }
 
-cudaError_t launch_lookup8_stream(const CudaStage& s) {
-  bool streams = false;
-  if (cudaError_t e = streams_lookup8(streams); e != cudaSuccess) return e;
-  if (!streams) return cudaErrorNotSupported;
-  return lookup8_path(s, [&](auto c, long long samples, TableData tables) {
-    return stream8<decltype(c)::value>(s, samples, tables);
-  });
+bool valid(const CudaStage& s) {
+  return aligned(s.src) && aligned(s.dst) && aligned(s.data) && s.in == s.out && s.data && s.host_data;
 }
 
-cudaError_t launch_lookup8_grid(const CudaStage& s) {
-  return lookup8_path(s, [&](auto c, long long samples, TableData tables) {
-    return grid8<decltype(c)::value>(s, samples, tables);
-  });
+cudaError_t launch(const CudaStage& s, TablePath path) {
+  return with_type(s.in, [&](auto zero, auto c) { return lookup<decltype(zero), decltype(c)::value>(s, path); });
+}
+
+}  // namespace
+
+cudaError_t launch_lookup_path(const CudaStage& s, TablePath path) {
+  if (!valid(s)) return cudaErrorInvalidValue;
+  bool runs = false;
+  if (cudaError_t e = table_path_runs(path, runs); e != cudaSuccess) return e;
+  return runs && suits(s, path) ? launch(s, path) : cudaErrorNotSupported;
 }
 
 cudaError_t launch_lookup(const CudaStage& s) {
-  if (!aligned(s.src) || !aligned(s.dst) || s.in != s.out || !s.data || !s.host_data) return cudaErrorInvalidValue;
-  return with_type(s.in, [&](auto zero, auto c) { return lookup<decltype(zero), decltype(c)::value>(s); });
+  if (!valid(s)) return cudaErrorInvalidValue;
+  if (TableData{s.host_data, s.in.bytes == 1 ? 255 : kMax16}.complement())
+    return with_type(s.in, [&](auto zero, auto c) { return complement<decltype(zero), decltype(c)::value>(s); });
+  // The first path, fastest first, that suits the stage and the device runs.
+  for (TablePath path : {TablePath::stream8, TablePath::grid8, TablePath::bulk16, TablePath::copied16,
+                         TablePath::global16}) {
+    bool runs = false;
+    if (!suits(s, path)) continue;
+    if (cudaError_t e = table_path_runs(path, runs); e != cudaSuccess) return e;
+    if (runs) return launch(s, path);
+  }
+  return cudaErrorNotSupported;
 }
 
 cudaError_t launch_channel_ranges(const void* src, const Shape& shape, unsigned* lo_hi, cudaStream_t stream) {

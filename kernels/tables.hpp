@@ -79,12 +79,19 @@ template <class Op> struct MonotoneTablesOnly<Op, std::void_t<decltype(Op::monot
 
 // A table pass's data, as both backends read it: a word saying how the
 // tables are laid out (TableLayout), then tables of max + 1 entries each.
-// Alpha has none: it is kept.
+// Alpha has none: it is kept. A 16-bit pass with one table (shared by the
+// colour channels, or an image with one) then has that table again as
+// 16-bit entries, from word kPacked16At (a multiple of 16 bytes into the
+// data), which the GPU copies into shared memory as it is: half the bytes
+// of the int32 entries, with no packing to do first.
 enum TableLayout : std::int32_t {
   kTablePerChannel = 0,  // colour channel c has table c
   kTableShared = 1,      // the colour channels share the first table
   kTableComplement = 2,  // every table is max - v (the GPU then needs none)
 };
+
+constexpr std::int32_t kPacked16At = (1 + 65536 + 3) / 4 * 4;
+constexpr std::int32_t kPacked16Words = 65536 / 2;
 
 struct TableData {
   const std::int32_t* data;
@@ -93,6 +100,7 @@ struct TableData {
   GPUIMG_HD bool shared() const { return data[0] != kTablePerChannel; }
   GPUIMG_HD bool complement() const { return data[0] == kTableComplement; }
   GPUIMG_HD const std::int32_t* table(int c) const { return data + 1 + (shared() ? 0 : c) * (max + 1); }
+  GPUIMG_HD const std::uint16_t* packed16() const { return reinterpret_cast<const std::uint16_t*>(data + kPacked16At); }
 };
 
 // The tables a stage applies in a fused pass (TakesTables in op_spec.hpp):

@@ -104,7 +104,7 @@ void CudaLane::State::upload_plan(const Shape& input, cudaStream_t stream) {
   for (std::size_t i = 0; i < planned.size(); ++i) {
     host_data.push_back(stage_data(planned, i));
     at.push_back(entries);
-    entries += host_data.back().size();
+    entries += (host_data.back().size() + 3) / 4 * 4;  // each stage's data on a 16-byte boundary: bulk copies need it
   }
   data.reserve(sizeof(std::int32_t) * entries, "the stages' tables");
   device_data.clear();

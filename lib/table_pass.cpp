@@ -103,6 +103,7 @@ bool pass_monotone(const Pipeline& planned, std::size_t first) {
 std::size_t pass_table_entries(const Pipeline& planned, std::size_t first) {
   const Shape& in = planned.at(first).in;
   const std::size_t tables = pass_per_channel(planned, first) ? colour_channels(in) : 1;
+  if (max_sample(in) == 65535 && tables == 1) return kPacked16At + kPacked16Words;
   return 1 + tables * (static_cast<std::size_t>(max_sample(in)) + 1);
 }
 
@@ -128,6 +129,11 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
   for (std::size_t i = 1; i < data.size() && complement; ++i)
     complement = data[i] == max - static_cast<std::int32_t>((i - 1) % (static_cast<std::size_t>(max) + 1));
   if (complement) data[0] = kTableComplement;
+  if (max == 65535 && tables == 1) {
+    data.resize(kPacked16At);
+    for (std::int32_t v = 0; v <= max; v += 2)
+      data.push_back(static_cast<std::int32_t>(std::uint32_t(data[1 + v]) | std::uint32_t(data[2 + v]) << 16));
+  }
   return data;
 }
 
