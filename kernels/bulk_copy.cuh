@@ -75,7 +75,7 @@ __device__ __forceinline__ void fence_shared_writes() {
 }
 
 // Starts a copy of `bytes` from shared `src` to global `dst`, as a group of
-// its own (store_wait counts them).
+// its own (store_read_wait counts them).
 __device__ __forceinline__ void store(void* dst, const void* src, unsigned bytes) {
   GPUIMG_BULK_ASM("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(shared_address(src)),
                "r"(bytes)

@@ -9,9 +9,9 @@
 // image streamed through shared memory beside them by the copy engine
 // (lookup8_stream_kernel) where the device has one; at 16 bits one 128 KiB
 // table where the colour channels share it (every pass without
-// --normalize), and the global int32 tables, through the read-only cache,
-// where each channel has its own or the device has too little shared
-// memory. table_paths.hpp names the paths.
+// --normalize, and gray's with it), and the global int32 tables, through
+// the read-only cache, where each channel has its own or the device has
+// too little shared memory. table_paths.hpp names the paths.
 //
 // A pass that reads its input's range first runs channel_ranges_kernel:
 // each thread's smallest and largest sample per channel (kRangeGroups
@@ -35,9 +35,8 @@ constexpr int kThreads = 256;
 // and lookup) took 0.134 ms with one, 0.123 with two, 0.113 with four,
 // 0.110 with eight.
 constexpr int kRangeGroups = 8;
-// A lookup block fills its tables before it starts, and at 16 bits only
-// one block (128 KiB of table) fits an SM: it takes as many threads as a
-// block may have, half the SM's.
+// At 16 bits only one lookup block (128 KiB of table) fits an SM: it takes
+// as many threads as a block may have, half the SM's.
 constexpr int kLookupThreads = 1024;
 constexpr int kMax16 = 65535;
 constexpr long long kMaxBlocks = 1 << 20;  // past it, the grid-stride loops take the rest
@@ -178,8 +177,9 @@ __device__ __forceinline__ void look_up_group(ByteGroup& g, const unsigned char*
 // ms, the loads waiting while the lookups ran; streamed, the block
 // synchronising on every chunk, 0.059-0.062; with the warp that moves
 // them, 0.058-0.061; the stream alone, nothing looked up, 0.057-0.058. At
-// 16 bits the stream was slower (0.057 against 0.045 ms at gray): its 128
-// KiB table, filled by 288 threads, where the grid-stride pass has 1024.
+// 16 bits the stream was slower (0.057 against 0.045 ms at gray), its 128
+// KiB table filled from the int32 entries by 288 threads: measured before
+// the table had 16-bit entries to bring in by one bulk copy (lookup16).
 constexpr int kStreamThreads = 256;
 constexpr int kStreamBlock = kStreamThreads + 32;  // and the warp that moves the chunks
 constexpr int kChunkBytes = kStreamThreads * kGroupBytes;
@@ -297,7 +297,7 @@ __global__ void __launch_bounds__(kStreamThreads) lookup8_grid_kernel(const std:
 // entries, a pair a thread at a time, 0.045-0.047 copied from the 16-bit
 // ones, 0.041-0.043 by the bulk copy; at 1920x1080, 0.014, 0.011-0.013
 // and 0.010.
-constexpr int kTable16Bytes = (kMax16 + 1) * sizeof(std::uint16_t);
+constexpr int kTable16Bytes = kPacked16Words * sizeof(std::uint32_t);
 
 template <int C, bool Bulk>
 __global__ void __launch_bounds__(kLookupThreads) lookup16_kernel(const std::uint16_t* __restrict__ src,
@@ -305,7 +305,7 @@ __global__ void __launch_bounds__(kLookupThreads) lookup16_kernel(const std::uin
                                                                   TableData tables) {
   extern __shared__ uint4 table16[];
   __shared__ std::uint64_t landed;
-  const auto* packed = reinterpret_cast<const uint4*>(tables.packed16());
+  const auto* packed = static_cast<const uint4*>(tables.packed16());
   if constexpr (Bulk) {
     if (threadIdx.x == 0) {
       bulk::init_barrier(&landed, 1);
@@ -496,46 +496,54 @@ bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 ==
 
 }  // namespace
 
-cudaError_t table_path_runs(TablePath path, bool& runs) {
-  int device = 0, major = 0, room = 0;
+cudaError_t table_device(TableDevice& d) {
+  int device = 0;
+  cudaFuncAttributes bulk{};
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+  if (cudaError_t e = cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device); e != cudaSuccess)
+  if (cudaError_t e = cudaDeviceGetAttribute(&d.room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      e != cudaSuccess)
     return e;
-  // Each kernel's static arrays beside its dynamic shared memory: the
-  // packed 8-bit entries, and the barriers.
-  constexpr std::size_t kStatic8 = 256 * sizeof(std::uint32_t), kBarrier = sizeof(std::uint64_t);
-  const auto fits = [&](std::size_t bytes) { return static_cast<std::size_t>(room) >= bytes; };
-  switch (path) {
-    case TablePath::stream8: runs = major >= 9 && fits(kStreamSmem8 + kStatic8 + 2 * kStages8 * kBarrier); break;
-    case TablePath::grid8: runs = fits(kTableBytes8 + kStatic8); break;
-    case TablePath::bulk16: runs = major >= 9 && fits(kTable16Bytes + kBarrier); break;
-    case TablePath::copied16: runs = fits(kTable16Bytes + kBarrier); break;
-    case TablePath::global16: runs = true; break;
-  }
+  if (cudaError_t e = cudaFuncGetAttributes(&bulk, lookup16_kernel<1, true>); e != cudaSuccess) return e;
+  d.ptx_version = bulk.ptxVersion;
   return cudaSuccess;
+}
+
+bool table_path_runs(TablePath path, const TableDevice& d) {
+  // Beside each kernel's dynamic shared memory, its static arrays: the
+  // 8-bit entries before they are spread over the banks, and the barriers
+  // (16 bytes a barrier as ptxas places one alone).
+  constexpr int kStatic8 = 256 * sizeof(std::uint32_t), kBarrier = 16;
+  const bool bulk = d.major >= 9 && d.ptx_version >= 90;
+  switch (path) {
+    case TablePath::stream8: return bulk && d.room >= int(kStreamSmem8) + kStatic8 + 2 * kStages8 * kBarrier;
+    case TablePath::grid8: return d.room >= int(kTableBytes8) + kStatic8;
+    case TablePath::bulk16: return bulk && d.room >= kTable16Bytes + kBarrier;
+    case TablePath::copied16: return d.room >= kTable16Bytes + kBarrier;
+    case TablePath::global16: return true;
+  }
+  return false;
 }
 
 namespace {
 
-// Whether the stage's tables suit the path: its depth, and at 16 bits in
-// shared memory, one table.
+// Whether the stage's tables suit the path: its depth, and for a 16-bit
+// table in shared memory, the 16-bit entries, on a 16-byte boundary.
 bool suits(const CudaStage& s, TablePath path) {
   const TableData host{s.host_data, s.in.bytes == 1 ? 255 : kMax16};  // the host's copy: s.data is the device's
   switch (path) {
     case TablePath::stream8:
     case TablePath::grid8: return s.in.bytes == 1;
     case TablePath::bulk16:
-    case TablePath::copied16: return s.in.bytes == 2 && (host.shared() || s.in.channels <= 2);
+    case TablePath::copied16:
+      return s.in.bytes == 2 && host.has_packed16() && aligned(TableData{s.data, kMax16}.packed16());
     case TablePath::global16: return s.in.bytes == 2;
   }
   return false;
 }
 
-bool valid(const CudaStage& s) {
-  return aligned(s.src) && aligned(s.dst) && aligned(s.data) && s.in == s.out && s.data && s.host_data;
-}
+bool valid(const CudaStage& s) { return aligned(s.src) && aligned(s.dst) && s.in == s.out && s.data && s.host_data; }
 
 cudaError_t launch(const CudaStage& s, TablePath path) {
   return with_type(s.in, [&](auto zero, auto c) { return lookup<decltype(zero), decltype(c)::value>(s, path); });
@@ -544,24 +552,22 @@ cudaError_t launch(const CudaStage& s, TablePath path) {
 }  // namespace
 
 cudaError_t launch_lookup_path(const CudaStage& s, TablePath path) {
+  TableDevice d{};
   if (!valid(s)) return cudaErrorInvalidValue;
-  bool runs = false;
-  if (cudaError_t e = table_path_runs(path, runs); e != cudaSuccess) return e;
-  return runs && suits(s, path) ? launch(s, path) : cudaErrorNotSupported;
+  if (cudaError_t e = table_device(d); e != cudaSuccess) return e;
+  return table_path_runs(path, d) && suits(s, path) ? launch(s, path) : cudaErrorNotSupported;
 }
 
 cudaError_t launch_lookup(const CudaStage& s) {
   if (!valid(s)) return cudaErrorInvalidValue;
   if (TableData{s.host_data, s.in.bytes == 1 ? 255 : kMax16}.complement())
     return with_type(s.in, [&](auto zero, auto c) { return complement<decltype(zero), decltype(c)::value>(s); });
+  TableDevice d{};
+  if (cudaError_t e = table_device(d); e != cudaSuccess) return e;
   // The first path, fastest first, that suits the stage and the device runs.
-  for (TablePath path : {TablePath::stream8, TablePath::grid8, TablePath::bulk16, TablePath::copied16,
-                         TablePath::global16}) {
-    bool runs = false;
-    if (!suits(s, path)) continue;
-    if (cudaError_t e = table_path_runs(path, runs); e != cudaSuccess) return e;
-    if (runs) return launch(s, path);
-  }
+  for (TablePath path :
+       {TablePath::stream8, TablePath::grid8, TablePath::bulk16, TablePath::copied16, TablePath::global16})
+    if (suits(s, path) && table_path_runs(path, d)) return launch(s, path);
   return cudaErrorNotSupported;
 }
 

@@ -78,17 +78,20 @@ template <class Op> struct MonotoneTablesOnly<Op, std::void_t<decltype(Op::monot
 };
 
 // A table pass's data, as both backends read it: a word saying how the
-// tables are laid out (TableLayout), then tables of max + 1 entries each.
-// Alpha has none: it is kept. A 16-bit pass with one table (shared by the
-// colour channels, or an image with one) then has that table again as
-// 16-bit entries, from word kPacked16At (a multiple of 16 bytes into the
-// data), which the GPU copies into shared memory as it is: half the bytes
-// of the int32 entries, with no packing to do first.
+// tables are laid out (TableLayout, and the kTablePacked16 flag), then
+// tables of max + 1 entries each. Alpha has none: it is kept. A 16-bit
+// pass with one table (shared by the colour channels, or an image with
+// one) then has that table again as 16-bit entries, from word kPacked16At
+// (a multiple of 16 bytes into the data), and says so with the flag: the
+// GPU copies them into shared memory as they are, half the bytes of the
+// int32 entries, with no packing to do first.
 enum TableLayout : std::int32_t {
   kTablePerChannel = 0,  // colour channel c has table c
   kTableShared = 1,      // the colour channels share the first table
   kTableComplement = 2,  // every table is max - v (the GPU then needs none)
 };
+constexpr std::int32_t kTableLayoutBits = 3;
+constexpr std::int32_t kTablePacked16 = 4;
 
 constexpr std::int32_t kPacked16At = (1 + 65536 + 3) / 4 * 4;
 constexpr std::int32_t kPacked16Words = 65536 / 2;
@@ -97,10 +100,14 @@ struct TableData {
   const std::int32_t* data;
   std::int32_t max;
 
-  GPUIMG_HD bool shared() const { return data[0] != kTablePerChannel; }
-  GPUIMG_HD bool complement() const { return data[0] == kTableComplement; }
+  GPUIMG_HD std::int32_t layout() const { return data[0] & kTableLayoutBits; }
+  GPUIMG_HD bool shared() const { return layout() != kTablePerChannel; }
+  GPUIMG_HD bool complement() const { return layout() == kTableComplement; }
   GPUIMG_HD const std::int32_t* table(int c) const { return data + 1 + (shared() ? 0 : c) * (max + 1); }
-  GPUIMG_HD const std::uint16_t* packed16() const { return reinterpret_cast<const std::uint16_t*>(data + kPacked16At); }
+  // The 16-bit entries, where has_packed16(): read them as 16-bit words
+  // (or vectors of them) on the device.
+  GPUIMG_HD bool has_packed16() const { return (data[0] & kTablePacked16) != 0; }
+  GPUIMG_HD const void* packed16() const { return data + kPacked16At; }
 };
 
 // The tables a stage applies in a fused pass (TakesTables in op_spec.hpp):

@@ -130,6 +130,7 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
     complement = data[i] == max - static_cast<std::int32_t>((i - 1) % (static_cast<std::size_t>(max) + 1));
   if (complement) data[0] = kTableComplement;
   if (max == 65535 && tables == 1) {
+    data[0] |= kTablePacked16;
     data.resize(kPacked16At);
     for (std::int32_t v = 0; v <= max; v += 2)
       data.push_back(static_cast<std::int32_t>(std::uint32_t(data[1 + v]) | std::uint32_t(data[2 + v]) << 16));

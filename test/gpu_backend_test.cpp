@@ -569,6 +569,27 @@ TEST(GpuBackend, TablePassesAgree) {
         }
 }
 
+// 16-bit table passes after stages whose data is not a whole number of
+// 16-byte vectors: the lane starts each stage's data on a 16-byte boundary,
+// which the bulk copy of a table's 16-bit entries needs (and the paths
+// refuse it without). At 16 bits the tables stay passes of their own.
+TEST(GpuBackend, SixteenBitTablesAfterStageDataOfAnySize) {
+  GPUIMG_REQUIRE_GPU();
+  const std::vector<std::vector<std::string>> before = {
+      {"convolve", "3x3:1,2,1,2,4,2,1,2,1"}, {"convolve", "5x1:1,1,1,1,1"}, {"gaussian", "1"}, {"resize", "50%"}};
+  bool odd = false;
+  for (const auto& stage : before)
+    for (int channels : {1, 2, 3}) {
+      const std::vector<std::vector<std::string>> words = {stage, {"levels", "5%,95%"}, {"gamma", "1.8"}};
+      const Image in = random_image(257, 31, channels, Depth::U16, 40 + channels);
+      const Pipeline planned = plan_pipeline(stages(words), shape_of(in), UINT64_MAX, "the image", PlanFor::cuda);
+      odd = odd || stage_data(planned, 0).size() % 4 != 0;
+      SCOPED_TRACE(describe(stages(words).front()) + " on " + shape(in));
+      expect_backends_agree(in, stages(words));
+    }
+  EXPECT_TRUE(odd) << "no stage before the tables had data of an odd number of words: the test tests nothing";
+}
+
 // The one-pass paths of --blur, --gaussian and --median with the tables
 // of the runs before and after them, which the GPU's plan fuses at 8 bits
 // (lib/plan.cpp; the CPU's runs each run on its own, as the GPU's does at

@@ -5,7 +5,9 @@
 // count.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <set>
+#include <string>
 
 #include "backend.hpp"
 #include "image_compare.hpp"
@@ -14,6 +16,7 @@
 #include "random_image.hpp"
 #include "table_chains.hpp"
 #include "table_pass.hpp"
+#include "tables.hpp"
 
 namespace gpuimg::test {
 namespace {
@@ -33,6 +36,29 @@ TEST(TablePass, FusedChainEqualsItsStagesOneByOne) {
           for (const OpRecord& rec : pipeline) run_cpu(stepwise, {rec});
           EXPECT_TRUE(same_samples(stepwise, fused));
         }
+}
+
+// A 16-bit pass of one table (shared, or an image with one colour
+// channel) carries that table again as 16-bit entries, flagged, for the
+// GPU's bulk copy; 8-bit passes and those with a table a channel do not.
+TEST(TablePass, OneSixteenBitTableCarriesItsEntriesPacked) {
+  for (const auto& chain : table_chains())
+    for (int bytes : {1, 2})
+      for (int channels = 1; channels <= 4; ++channels) {
+        const std::vector<ChannelRange> range(3, bytes == 1 ? ChannelRange{3, 200} : ChannelRange{300, 60000});
+        const Pipeline planned = plan_pipeline(stages(chain), Shape{37, 23, channels, bytes});
+        SCOPED_TRACE(describe(planned.front()) + "... at " + std::to_string(bytes) + " bytes, " +
+                     std::to_string(channels) + " channels");
+        const std::vector<std::int32_t> data = pass_tables(planned, 0, range);
+        EXPECT_EQ(data.size(), pass_table_entries(planned, 0));
+        const TableData tables{data.data(), bytes == 1 ? 255 : 65535};
+        const bool one = bytes == 2 && (!pass_per_channel(planned, 0) || colour_channels(planned.front().in) == 1);
+        ASSERT_EQ(tables.has_packed16(), one);
+        if (!one) continue;
+        std::vector<std::uint16_t> packed(65536);
+        std::memcpy(packed.data(), data.data() + kPacked16At, packed.size() * sizeof(std::uint16_t));
+        for (int v = 0; v <= 65535; ++v) ASSERT_EQ(packed[v], tables.table(0)[v]) << "entry " << v;
+      }
 }
 
 TEST(TablePass, PlannerFusesEachRunOfTableStages) {

@@ -45,6 +45,7 @@ std::vector<std::int32_t> random_tables(int channels, int bytes, bool shared, st
   std::vector<std::int32_t> data = {shared ? kTableShared : kTablePerChannel};
   for (int i = 0; i < tables * (max + 1); ++i) data.push_back(static_cast<std::int32_t>(rng() % (max + 1)));
   if (bytes == 2 && tables == 1) {
+    data[0] |= kTablePacked16;
     data.resize(kPacked16At);
     for (int v = 0; v <= max; v += 2)
       data.push_back(static_cast<std::int32_t>(std::uint32_t(data[1 + v]) | std::uint32_t(data[2 + v]) << 16));
@@ -88,12 +89,12 @@ void expect_path_matches_loop(const Path& path, int width, int height, int chann
 // The paths this device runs, of one depth; a path it does not run is
 // named, so that a GPU where one never runs shows in the log.
 std::vector<Path> paths(int bytes) {
+  TableDevice device{};
+  EXPECT_EQ(table_device(device), cudaSuccess);
   std::vector<Path> out;
   for (const Path& p : kPaths) {
-    bool runs = false;
-    EXPECT_EQ(table_path_runs(p.path, runs), cudaSuccess);
     if (p.bytes != bytes) continue;
-    if (runs)
+    if (table_path_runs(p.path, device))
       out.push_back(p);
     else
       std::printf("  %s: not run on this device\n", p.name);
