@@ -439,7 +439,13 @@ int bench(int most, const std::string& only) {
       check(cudaMemcpy(d_table, table.data(), sizeof(std::uint32_t) * table.size(), cudaMemcpyHostToDevice),
             "upload word table");
       const std::uint32_t* stage_table = table.empty() ? nullptr : d_table;
-      const std::vector<std::int32_t> data = stage_data(plan, lookup ? 0 : parts.core);
+      // A pass that reads its input's range has tables made from it (the
+      // lane's make_tables); the inputs are uniform, so their range is
+      // the whole.
+      const bool reads_range = is_table_stage(rec) && pass_reads_range(plan, 0);
+      const std::vector<ChannelRange> whole(4, ChannelRange{0, rec.in.bytes == 1 ? 255 : 65535});
+      const std::vector<std::int32_t> data =
+          reads_range ? pass_tables(plan, 0, whole) : stage_data(plan, lookup ? 0 : parts.core);
       const auto upload = [](const std::vector<std::int32_t>& words) {
         std::int32_t* d = nullptr;
         if (!words.empty()) {
@@ -457,7 +463,6 @@ int bench(int most, const std::string& only) {
       const PassTables tables{d_load, d_store};
       // A pass that reads its input's range runs the reduction first; the
       // range's trip to the host and back as tables is not in the time.
-      const bool reads_range = is_table_stage(rec) && pass_reads_range(plan, 0);
       const double ms = timer.median_ms(most, [&](int i) {
         const CudaStage stage = f.stage(i, rec, stage_table, d_data, host_data, tables);
         if (reads_range) check(launch_channel_ranges(stage.src, rec.in, d_ranges, s), "gpuimg range");
