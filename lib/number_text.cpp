@@ -72,7 +72,11 @@ double parse_number(const std::string& what, const std::string& text, NumberForm
 std::string number_text(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  // Whole numbers plainly: the shortest form of 100000 is 1e+05.
+  const bool whole = v == std::floor(v) && std::fabs(v) < 1e15;
+  const auto end = (whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                          : std::to_chars(buf, buf + sizeof buf, v))
+                       .ptr;
   return std::string(buf, end);
 }
 

@@ -43,7 +43,8 @@ enum class NumberForm { integer, decimal };
 double parse_number(const std::string& what, const std::string& text, NumberForm form, double min, double max);
 
 // The shortest text that reads back as the same double ("0.8", not
-// "0.80000000000000004"); "inf" and "-inf" for the infinities.
+// "0.80000000000000004"), but whole numbers below 10^15 in full ("100000",
+// not "1e+05"); "inf" and "-inf" for the infinities.
 std::string number_text(double v);
 
 }  // namespace gpuimg

@@ -57,12 +57,9 @@ std::optional<std::pair<double, double>> read_percents(std::string_view text, do
   return w && h ? std::optional<std::pair<double, double>>({*w, *h}) : std::nullopt;
 }
 
-// "50%", or "50%x25%" where the two differ; whole percentages plainly
-// ("100000%", not "1e+05%").
+// "50%", or "50%x25%" where the two differ.
 std::string percents_text(double width, double height) {
-  const auto one = [](double p) {
-    return (p == std::floor(p) ? std::to_string(static_cast<long long>(p)) : number_text(p)) + "%";
-  };
+  const auto one = [](double p) { return number_text(p) + "%"; };
   return width == height ? one(width) : one(width) + "x" + one(height);
 }
 

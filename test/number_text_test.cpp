@@ -86,6 +86,11 @@ TEST(NumberText, PrintedShortestAndExact) {
   EXPECT_EQ(number_text(0.8), "0.8");
   EXPECT_EQ(number_text(1e-320), "1e-320");
   EXPECT_EQ(number_text(4096), "4096");
+  EXPECT_EQ(number_text(100000), "100000") << "whole numbers in full, not 1e+05";
+  EXPECT_EQ(number_text(-100000), "-100000");
+  EXPECT_EQ(number_text(123456789012345), "123456789012345");
+  EXPECT_EQ(number_text(1e15), "1e+15") << "past 10^15 the shortest form again";
+  EXPECT_EQ(number_text(2.5e5 + 0.5), "250000.5");
   EXPECT_EQ(number_text(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(number_text(-std::numeric_limits<double>::infinity()), "-inf");
 }

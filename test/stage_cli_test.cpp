@@ -55,6 +55,8 @@ TEST(CliStages, BadGeometryAndSizesAreOneLineAndNoOutput) {
       {{"--threshold", "%"}, 2, "--threshold: T must be"},
       {{"--linear", "1,"}, 2, "--linear: nothing after ',' in '1,'"},
       {{"--linear", "1"}, 2, "--linear: B is missing: expected A,B, got '1'"},
+      {{"--linear", "1,-100001%"}, 2,
+       "--linear: B must be a fraction from -1000 to 1000 or a percentage from -100000% to 100000%, got '-100001%'"},
       {{"--convolve", "2x2:1,1,1,1"}, 2, "--convolve: SIZE must be WxH with both sides odd, from 1 to 31, got '2x2'"},
       {{"--convolve", "33x1:1"}, 2, "--convolve: SIZE must be WxH with both sides odd, from 1 to 31, got '33x1'"},
       {{"--convolve", "3x:1,2,3"}, 2, "--convolve: SIZE must be WxH with both sides odd"},
@@ -169,6 +171,20 @@ TEST(CliStages, RotateByAFullTurnOrNoneWritesTheInput) {
   EXPECT_EQ(turned.width, 200);
   EXPECT_EQ(turned.height, 320);
   EXPECT_TRUE(same_samples(read_image(tmp.file("b.png")), turned));
+}
+
+// --linear's B, like --levels' points, as a percentage: -10% is -0.1, and
+// the image changes (an offset of 0 would leave it).
+TEST(CliStages, LinearTakesItsOffsetAsAPercentage) {
+  TempDir tmp;
+  const std::string scene = (data_dir() / "scene.png").string();
+  for (const auto& [b, file] : {std::pair{"-10%", "percent.png"}, {"-0.1", "fraction.png"}}) {
+    const RunResult r = run_binary({scene, "--device", "cpu", "--linear", std::string("1.2,") + b, tmp.file(file)});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const Image percent = read_image(tmp.file("percent.png"));
+  EXPECT_TRUE(same_samples(percent, read_image(tmp.file("fraction.png"))));
+  EXPECT_FALSE(same_samples(percent, read_image(scene)));
 }
 
 // ImageMagick's '<' and per-side percentages from the command line: a
