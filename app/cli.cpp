@@ -159,7 +159,8 @@ constexpr std::pair<const char*, const char*> kOtherSpellings[] = {
     {"flip-horizontal", "flop"}, {"vflip", "flip"},            {"flipv", "flip"},
     {"flip-v", "flip"},          {"flip-vertical", "flip"},    {"unsharpen", "unsharp"},
     {"unsharp-mask", "unsharp"}, {"usm", "unsharp"},           {"box-blur", "blur"},
-    {"threads", "jobs"},
+    {"threads", "jobs"},         {"expr", "map"},              {"expression", "map"},
+    {"kernel", "convolve"},
 };
 
 std::optional<std::string> other_spelling(const std::string& word) {

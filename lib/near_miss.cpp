@@ -1,6 +1,7 @@
 #include "near_miss.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace gpuimg {
 namespace {
@@ -28,6 +29,14 @@ std::optional<std::string> near_miss(const std::string& word, const std::vector<
   // which for --sharp would be --shard. Names it begins that part ways
   // (--no-: --no-recursive, --no-auto-orient) suggest nothing.
   if (std::find(known.begin(), known.end(), word) != known.end()) return word;  // a name as it is: itself
+  // A name in other letters' case (--INVERT, --Blur): that name, whatever
+  // its length (edit distance would count every letter of --INVERT).
+  const auto folded = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const std::string& k : known)
+    if (folded(k) == folded(word)) return k;
   const std::size_t after_dashes = word.size() - std::min(word.find_first_not_of('-'), word.size());
   std::vector<const std::string*> begun;
   if (after_dashes >= 3)

@@ -35,6 +35,9 @@ TEST(NearMiss, OnlyCloseNamesAreSuggested) {
   EXPECT_EQ(near_miss("--dev", {"--device", "--devices", "--depth"}), "--device");
   EXPECT_EQ(near_miss("--ign", known), "--ignore");
   EXPECT_EQ(near_miss("--max-diff", known), "--max-diff");  // a name itself, though it begins another
+  // Another letters' case, however far by edits.
+  EXPECT_EQ(near_miss("--JSON", known), "--json");
+  EXPECT_EQ(near_miss("--Max-Differing", known), "--max-differing");
 }
 
 std::string error_of(std::vector<std::string> args) {
@@ -63,6 +66,12 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '--grey'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "-grey", "out.png"}),
             "gpuimg: unknown option '-grey'; did you mean --grayscale? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--INVERT", "out.png"}),
+            "gpuimg: unknown option '--INVERT'; did you mean --invert? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--expr", "v*2", "out.png"}),
+            "gpuimg: unknown option '--expr'; did you mean --map? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--kernel", "3x3:1,1,1,1,1,1,1,1,1", "out.png"}),
+            "gpuimg: unknown option '--kernel'; did you mean --convolve? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--dev", "cpu", "out.png"}),
             "gpuimg: unknown option '--dev'; did you mean --device? (see gpuimg --help)\n");
   // A horizontal flip is --flop, though --flip is nearer.
