@@ -1,5 +1,6 @@
 #include "run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -41,11 +42,19 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
   for (const std::string& note : runtime_kernel_notes()) print_message(note);
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
+  // One column for the stages' names, one for their times, however long.
+  std::vector<std::string> names;
+  int width = 0;
+  for (const OpRecord& rec : planned) {
+    names.push_back(printable(describe(rec)));
+    width = std::max(width, static_cast<int>(names.back().size()));
+  }
+  const int digits = static_cast<int>(std::to_string(planned.size()).size());
   std::size_t pass = 0;  // the stage leading the pass that the stages run in
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const OpRecord& rec = planned[i];
     if (rec.span == 0) {
-      std::fprintf(stderr, "gpuimg: stage %zu: %-24s in stage %zu's pass\n", i + 1, printable(describe(rec)).c_str(),
+      std::fprintf(stderr, "gpuimg: stage %*zu: %-*s  in stage %zu's pass\n", digits, i + 1, width, names[i].c_str(),
                    pass + 1);
       continue;
     }
@@ -53,7 +62,7 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
     const std::string shapes = rec.in == rec.out ? "" : "  " + describe(rec.in) + " -> " + describe(rec.out);
     const std::string fused =
         rec.span > 1 ? "  (stages " + std::to_string(i + 1) + "-" + std::to_string(i + rec.span) + ", one pass)" : "";
-    std::fprintf(stderr, "gpuimg: stage %zu: %-24s %.3f ms%s%s\n", i + 1, printable(describe(rec)).c_str(),
+    std::fprintf(stderr, "gpuimg: stage %*zu: %-*s  %.3f ms%s%s\n", digits, i + 1, width, names[i].c_str(),
                  i < t.stage_ms.size() ? t.stage_ms[i] : 0.0, shapes.c_str(), fused.c_str());
   }
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);

@@ -193,6 +193,33 @@ TEST(CliRun, VerbosePrintsThePlanAndTimingsOnStderr) {
   }
 }
 
+// The stages' times line up in one column whatever their names' lengths,
+// and the stage numbers too past nine stages.
+TEST(CliRun, VerboseStagesLineUp) {
+  TempDir tmp;
+  std::vector<std::string> args = {(data_dir() / "scene.png").string(), "-v", "--device", "cpu",
+                                    "--levels",  "5%,95%,1.2", "--blur", "3", "--crop", "100x100"};
+  for (int i = 0; i < 7; ++i) args.push_back("--invert");
+  args.push_back(tmp.file("out.png"));
+  const RunResult r = run_binary(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.err);
+  std::set<std::size_t> columns, colons;
+  int stages = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("gpuimg: stage ", 0) != 0) continue;
+    ++stages;
+    colons.insert(line.find(':', 8));
+    // The time, or where the stage ran in another's pass.
+    const std::size_t ms = line.find(" ms"), other = line.find(" in stage ");
+    ASSERT_TRUE(ms != std::string::npos || other != std::string::npos) << line;
+    columns.insert(other != std::string::npos ? other + 1 : line.rfind(' ', ms - 1) + 1);
+  }
+  EXPECT_EQ(stages, 10);
+  EXPECT_EQ(columns.size(), 1u) << r.err;
+  EXPECT_EQ(colons.size(), 1u) << r.err;
+}
+
 // What a format cannot hold is said with -v, one line each, and only then.
 TEST(CliRun, VerboseSaysWhatTheOutputsFormatLoses) {
   TempDir tmp;
