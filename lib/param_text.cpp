@@ -176,17 +176,31 @@ std::string range_text(const ParamSpec& spec, double scale = 1, const char* unit
   return spec.min_excluded ? "above " + lo + ", at most " + hi : "from " + lo + " to " + hi;
 }
 
-std::optional<NumberList> read_list(std::string_view text, const ParamSpec& spec) {
+// The list, or nullopt and in `problem` which number is wrong ("number 25
+// is 'x'"), so that a long list's refusal need not quote it all.
+std::optional<NumberList> read_list(std::string_view text, const ParamSpec& spec, std::string& problem) {
   std::vector<double> numbers;
   for (;;) {
     const std::size_t comma = text.find(',');
-    const auto v = read_decimal(text.substr(0, comma));
-    if (!v || !in_range(*v, spec) || static_cast<int>(numbers.size()) == spec.max_count) return std::nullopt;
+    const std::string_view item = text.substr(0, comma);
+    const auto v = read_decimal(item);
+    const std::string which = "number " + std::to_string(numbers.size() + 1);
+    if (static_cast<int>(numbers.size()) == spec.max_count) {
+      problem = "more than " + std::to_string(spec.max_count);
+      return std::nullopt;
+    }
+    if (!v || !in_range(*v, spec)) {
+      problem = which + (item.empty() ? " is empty" : " is '" + std::string(item) + "'");
+      return std::nullopt;
+    }
     numbers.push_back(*v);
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }
-  if (static_cast<int>(numbers.size()) < spec.min_count) return std::nullopt;
+  if (static_cast<int>(numbers.size()) < spec.min_count) {
+    problem = "only " + std::to_string(numbers.size());
+    return std::nullopt;
+  }
   return keep_number_list(std::move(numbers));
 }
 
@@ -236,11 +250,14 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
       }
       break;
     case ParamType::list:
-      if (const auto l = read_list(text, spec)) {
+      if (std::string problem; const auto l = read_list(text, spec, problem)) {
         v.list = *l;
         return v;
+      } else {
+        // A long list (a 5x5 kernel's 25 weights) is not quoted whole.
+        const std::string got = text.size() > 40 ? "; " : ", got '" + text + "': ";
+        throw UsageError(what + " must be " + param_form(spec) + got + problem);
       }
-      break;
     case ParamType::geometry:
       if (const auto g = read_geometry(text, spec)) {
         v.geometry = *g;

@@ -50,9 +50,20 @@ TEST(ParamText, ListsKeepTheirNumbersInOrder) {
   EXPECT_EQ(v.list.count, 4);
   EXPECT_EQ(number_list(v.list), (std::vector<double>{1, -2.5, 0.125, 5}));
   EXPECT_EQ(param_text(kList, v), "1,-2.5,0.125,5");
-  const std::string form = "--op: K must be 2 to 4 numbers between commas, each from -5 to 5, got '";
-  for (const char* bad : {"1", "1,2,3,4,5", "1,,2", "1,2,", ",1,2", "1,6", "1;2", "1, 2", ""})
-    EXPECT_EQ(refusal(kList, bad), form + bad + "'");
+  const std::string form = "--op: K must be 2 to 4 numbers between commas, each from -5 to 5";
+  for (const auto& [bad, problem] : {std::pair<const char*, const char*>{"1", "only 1"},
+                                     {"1,2,3,4,5", "more than 4"},
+                                     {"1,,2", "number 2 is empty"},
+                                     {"1,2,", "number 3 is empty"},
+                                     {",1,2", "number 1 is empty"},
+                                     {"1,6", "number 2 is '6'"},
+                                     {"1;2", "number 1 is '1;2'"},
+                                     {"1, 2", "number 2 is ' 2'"},
+                                     {"", "number 1 is empty"}})
+    EXPECT_EQ(refusal(kList, bad), form + ", got '" + bad + "': " + problem);
+  // A long list is not quoted whole.
+  EXPECT_EQ(refusal(kList, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18"), form + "; more than 4");
+  EXPECT_EQ(refusal(kList, "1.00000000000000000000000000000000000000,x"), form + "; number 2 is 'x'");
 }
 
 TEST(ParamText, OddSizesGiveBothSidesOdd) {
