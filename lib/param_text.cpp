@@ -11,6 +11,8 @@
 #include "error.hpp"
 #include "expr/compile.hpp"
 #include "expr/kept_expressions.hpp"
+#include "io/codec.hpp"
+#include "io/file_util.hpp"
 #include "number_lists.hpp"
 #include "number_text.hpp"
 
@@ -298,6 +300,12 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
         v.expression = keep_expression(text);
         return v;
       } catch (const expr::SyntaxError& e) {
+        // "--map out.png": the expression was left out before the output.
+        const std::vector<std::string> images = readable_extensions(), written = writable_extensions();
+        const std::string ext = lower_extension(text);
+        if (!ext.empty() && (std::find(images.begin(), images.end(), ext) != images.end() ||
+                             std::find(written.begin(), written.end(), ext) != written.end()))
+          throw UsageError(what + " is missing: expected an expression, got '" + text + "', a file name");
         throw UsageError(what + ": " + e.problem(), {e.shown(), e.caret()});
       }
   }

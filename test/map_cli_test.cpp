@@ -92,6 +92,19 @@ TEST(CliMap, AnOptionWhereTheExpressionShouldBeIsNamed) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// "--map out.png": the output taken for the expression, which then reads
+// as an expression with a '.' in it; the file name is said instead.
+TEST(CliMap, AFileNameWhereTheExpressionShouldBeIsNamed) {
+  TempDir tmp;
+  const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--map", tmp.file("out.png")});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--map: EXPR is missing: expected an expression, got '" + tmp.file("out.png") + "', a file name"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "out.png"));
+}
+
 TEST(CliMap, TooManyExpressionsForAGrayImageNameTheFile) {
   TempDir tmp;
   const RunResult r = run_binary({(data_dir() / "gray.png").string(), "--device", "cpu", "--map", "v;v;v",
