@@ -709,11 +709,29 @@ const char* take_unicode_dash(std::string_view& word) {
   return nullptr;
 }
 
+// The (sub)command the words name before parsing: the subcommands among
+// the first words that are not options ("golden check"), else `app`.
+const CLI::App& named_command(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* at = &app;
+  for (int i = 1; i < argc && argv[i] != std::string_view("--"); ++i) {
+    const std::string word = argv[i];
+    if (word.size() > 1 && word[0] == '-') {
+      if (takes_next_word(*at, word)) ++i;
+      continue;
+    }
+    const std::vector<const CLI::App*> subs = at->get_subcommands([](const CLI::App*) { return true; });
+    const auto sub = std::find_if(subs.begin(), subs.end(), [&](const CLI::App* s) { return s->check_name(word); });
+    if (sub == subs.end()) break;
+    at = *sub;
+  }
+  return *at;
+}
+
 // An option typed with a dash from pasted text (an en or em dash, a minus
 // sign: "—invert" where "--invert" belongs), which would otherwise be read
 // as a file, and an unprocessed copy written. Not where a file has that
-// name, nor after "--". The processing command's options only: it runs
-// before parsing, which finds any subcommand.
+// name, nor after "--". It runs before parsing: the options are those of
+// the command the first words name (named_command).
 std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
   for (int i = 1; i < argc && argv[i] != std::string_view("--"); ++i) {
     std::string_view word = argv[i];
@@ -728,7 +746,7 @@ std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const
     }
     if (!found) continue;
     const std::string option = "--" + std::string(word.substr(0, word.find('=')));
-    const std::vector<std::string> options = known_options(app);
+    const std::vector<std::string> options = known_options(named_command(app, argc, argv));
     std::error_code e;
     if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
       return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +
@@ -945,11 +963,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ReportCli report(app);
   InfoCli info(app);
 
-  // Where a usage error points the user.
-  const auto hint = [&] {
-    const std::string path = command_path(app);
+  // Where a usage error points the user: the command parsed, or before
+  // parsing the one the words name.
+  const auto help_of = [](const std::string& path) {
     return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
   };
+  const auto hint = [&] { return help_of(command_path(app)); };
   // help --blur, as git help and man habits type it: the operation's help,
   // where parsing would take --blur for the option itself, missing its
   // value. Other options (help -h, help --version) parse as ever.
@@ -962,7 +981,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (const std::optional<std::string> refused = typographic_dash(app, argc, argv)) {
-    print_message(*refused + hint());
+    std::string path;
+    for (const CLI::App* at = &named_command(app, argc, argv); at->get_parent(); at = at->get_parent())
+      path = at->get_name() + (path.empty() ? "" : " " + path);
+    print_message(*refused + help_of(path));
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

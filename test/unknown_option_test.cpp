@@ -202,6 +202,15 @@ TEST(UnknownOption, APastedDashBeforeAnOptionIsNamed) {
   EXPECT_TRUE(fs::exists(tmp / "\u2014blur"));
   // A dash before a word that is no option: a file, missing.
   EXPECT_EQ(run_binary({scene, "\u2014frobnicate", "out/"}, {tmp.path()}).status, 1);
+  // A subcommand's options, before parsing has found the subcommand.
+  for (const auto& [args, help] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"info", "\u2014json", scene}, "gpuimg info --help"},
+           {{"compare", scene, scene, "\u2013json"}, "gpuimg compare --help"},
+           {{"golden", "check", "\u2014json", "cases.txt"}, "gpuimg golden check --help"}}) {
+    const RunResult r = run_binary(args, {tmp.path()});
+    EXPECT_EQ(r.status, 2) << args.front();
+    EXPECT_NE(r.err.find("(pasted text?): did you mean --json? (see " + help + ")"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace
