@@ -166,7 +166,7 @@ constexpr std::pair<const char*, const char*> kOtherSpellings[] = {
 std::optional<std::string> other_spelling(const std::string& word) {
   const std::size_t dashes = word.compare(0, 2, "--") == 0 ? 2 : word.compare(0, 1, "-") == 0 ? 1 : 0;
   if (dashes == 0) return std::nullopt;
-  const std::string name = word.substr(dashes);
+  const std::string name = ascii_lower(word.substr(dashes));
   for (const MagickWord& m : kImageMagickNames)
     if (name == m.theirs && name != m.ours) return std::string("--") + m.ours;
   for (const auto& [theirs, ours] : kOtherSpellings)

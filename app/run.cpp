@@ -42,27 +42,32 @@ void print_plan(const Command& cmd, const Shape& input, const BackendSelection& 
                where.backend == Backend::cuda ? "cuda" : "cpu", where.detail.c_str(), device_ms);
   for (const std::string& note : runtime_kernel_notes()) print_message(note);
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: upload %.3f ms\n", t.upload_ms);
-  // One column for the stages' names, one for their times, however long.
+  // The stages' names in one column and their times in the next: "stage
+  // 9:" padded after its colon (scripts read "stage N: NAME"), the names
+  // to the longest up to kNameColumn (a long --map or --convolve runs past
+  // it on its own line, not every line).
+  constexpr int kNameColumn = 40;
   std::vector<std::string> names;
   int width = 0;
   for (const OpRecord& rec : planned) {
     names.push_back(printable(describe(rec)));
-    width = std::max(width, static_cast<int>(names.back().size()));
+    width = std::min(kNameColumn, std::max(width, static_cast<int>(names.back().size())));
   }
-  const int digits = static_cast<int>(std::to_string(planned.size()).size());
+  const int label_width = static_cast<int>(("stage " + std::to_string(planned.size()) + ":").size());
+  const auto label = [&](std::size_t i) { return "stage " + std::to_string(i + 1) + ":"; };
   std::size_t pass = 0;  // the stage leading the pass that the stages run in
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const OpRecord& rec = planned[i];
     if (rec.span == 0) {
-      std::fprintf(stderr, "gpuimg: stage %*zu: %-*s  in stage %zu's pass\n", digits, i + 1, width, names[i].c_str(),
-                   pass + 1);
+      std::fprintf(stderr, "gpuimg: %-*s %-*s  in stage %zu's pass\n", label_width, label(i).c_str(), width,
+                   names[i].c_str(), pass + 1);
       continue;
     }
     pass = i;
     const std::string shapes = rec.in == rec.out ? "" : "  " + describe(rec.in) + " -> " + describe(rec.out);
     const std::string fused =
         rec.span > 1 ? "  (stages " + std::to_string(i + 1) + "-" + std::to_string(i + rec.span) + ", one pass)" : "";
-    std::fprintf(stderr, "gpuimg: stage %*zu: %-*s  %.3f ms%s%s\n", digits, i + 1, width, names[i].c_str(),
+    std::fprintf(stderr, "gpuimg: %-*s %-*s  %.3f ms%s%s\n", label_width, label(i).c_str(), width, names[i].c_str(),
                  i < t.stage_ms.size() ? t.stage_ms[i] : 0.0, shapes.c_str(), fused.c_str());
   }
   if (where.backend == Backend::cuda) std::fprintf(stderr, "gpuimg: download %.3f ms\n", t.download_ms);

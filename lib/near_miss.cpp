@@ -1,7 +1,8 @@
 #include "near_miss.hpp"
 
 #include <algorithm>
-#include <cctype>
+
+#include "ascii_case.hpp"
 
 namespace gpuimg {
 namespace {
@@ -22,21 +23,19 @@ std::size_t distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::optional<std::string> near_miss(const std::string& word, const std::vector<std::string>& known) {
+std::optional<std::string> near_miss(const std::string& typed, const std::vector<std::string>& known_names) {
+  // Letters' case aside (--INVERT, --Gray): the names are compared folded
+  // and given back as spelt.
+  const std::string word = ascii_lower(typed);
+  std::vector<std::string> known;
+  for (const std::string& k : known_names) known.push_back(ascii_lower(k));
+  const auto spelt = [&](const std::string* k) { return known_names[static_cast<std::size_t>(k - known.data())]; };
   // A name cut short (--gray, --sharp, --dev): the names it begins, where
   // it has three characters or more after the dashes, if the shortest of
   // them begins every other (--device, --devices); before the nearest,
   // which for --sharp would be --shard. Names it begins that part ways
   // (--no-: --no-recursive, --no-auto-orient) suggest nothing.
-  if (std::find(known.begin(), known.end(), word) != known.end()) return word;  // a name as it is: itself
-  // A name in other letters' case (--INVERT, --Blur): that name, whatever
-  // its length (edit distance would count every letter of --INVERT).
-  const auto folded = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  for (const std::string& k : known)
-    if (folded(k) == folded(word)) return k;
+  if (const auto same = std::find(known.begin(), known.end(), word); same != known.end()) return spelt(&*same);
   const std::size_t after_dashes = word.size() - std::min(word.find_first_not_of('-'), word.size());
   std::vector<const std::string*> begun;
   if (after_dashes >= 3)
@@ -47,13 +46,14 @@ std::optional<std::string> near_miss(const std::string& word, const std::vector<
         begun.begin(), begun.end(), [](const std::string* a, const std::string* b) { return a->size() < b->size(); });
     for (const std::string* k : begun)
       if (k->compare(0, shortest->size(), *shortest) != 0) return std::nullopt;
-    return *shortest;
+    return spelt(shortest);
   }
-  std::optional<std::string> best;
+  const std::string* best = nullptr;
   std::size_t best_distance = std::min<std::size_t>(2, (word.size() - 1) / 2) + 1;
   for (const std::string& k : known)
-    if (const std::size_t d = distance(word, k); d < best_distance) best = k, best_distance = d;
-  return best;
+    if (const std::size_t d = distance(word, k); d < best_distance) best = &k, best_distance = d;
+  if (!best) return std::nullopt;
+  return spelt(best);
 }
 
 }  // namespace gpuimg

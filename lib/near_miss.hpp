@@ -7,10 +7,10 @@
 
 namespace gpuimg {
 
-// The name in `known` that `word` is in other letters' case; else the
-// name in `known` nearest to `word` by edit distance (insertions,
-// deletions, substitutions and swaps of neighbours, each 1), if it is at
-// most 2 and under half of `word`'s length, so that a short unrelated
+// Letters' case aside (the name is given as `known` spells it): the name
+// in `known` nearest to `word` by edit distance (insertions, deletions,
+// substitutions and swaps of neighbours, each 1), if it is at most 2 and
+// under half of `word`'s length, so that a short unrelated
 // word is not "corrected"; the first of equals. But where `word`, of three
 // characters or more after its dashes, begins known names, the shortest
 // of them if it begins all the others, else none.

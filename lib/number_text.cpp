@@ -45,9 +45,15 @@ std::optional<double> read_decimal(std::string_view text) {
 
 std::optional<double> read_fraction(std::string_view text) {
   const bool percent = !text.empty() && text.back() == '%';
-  const auto v = read_decimal(percent ? text.substr(0, text.size() - 1) : text);
-  if (!v) return std::nullopt;
-  return percent ? *v / 100 : *v;
+  if (!percent) return read_decimal(text);
+  // "1.1%" reads as the decimal 1.1e-2, the nearest double to 0.011, where
+  // 1.1 / 100 is off by one in the last place; with an exponent of its own
+  // the division it is.
+  const std::string_view number = text.substr(0, text.size() - 1);
+  if (number.find_first_of("eE") == std::string_view::npos && !number.empty())
+    return read_decimal(std::string(number) + "e-2");
+  const auto v = read_decimal(number);
+  return v ? std::optional<double>(*v / 100) : std::nullopt;
 }
 
 double parse_number(const std::string& what, const std::string& text, NumberForm form, double min, double max) {
@@ -71,6 +77,7 @@ double parse_number(const std::string& what, const std::string& text, NumberForm
 
 std::string number_text(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return "0";  // -0 too: the same value everywhere gpuimg uses one
   char buf[32];
   // Whole numbers plainly: the shortest form of 100000 is 1e+05.
   const bool whole = v == std::floor(v) && std::fabs(v) < 1e15;

@@ -98,11 +98,18 @@ TEST(CliMap, AFileNameWhereTheExpressionShouldBeIsNamed) {
   TempDir tmp;
   const RunResult r = run_binary({(data_dir() / "scene.png").string(), "--map", tmp.file("out.png")});
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("--map: EXPR is missing: expected an expression, got '" + tmp.file("out.png") + "', a file name"),
-            std::string::npos)
-      << r.err;
+  const std::string said = "--map: EXPR is missing: expected an expression, got '" + tmp.file("out.png") + "'";
+  EXPECT_NE(r.err.find(said + ", a file name"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "out.png"));
+  // A batch's output folder too; but not where expressions were given.
+  const RunResult folder = run_binary({(data_dir() / "scene.png").string(), "--map", "out/"});
+  EXPECT_NE(folder.err.find("--map: EXPR is missing: expected an expression, got 'out/', a file name"),
+            std::string::npos)
+      << folder.err;
+  const RunResult given = run_binary({(data_dir() / "scene.png").string(), "--map", "v;v;x.png", tmp.file("o.png")});
+  EXPECT_EQ(given.status, 2) << given.err;
+  EXPECT_EQ(given.err.find("is missing"), std::string::npos) << given.err;
 }
 
 TEST(CliMap, TooManyExpressionsForAGrayImageNameTheFile) {

@@ -82,13 +82,28 @@ TEST(NumberText, ParseNumberChecksTheRangeAndSaysWhatItWanted) {
             "--opt: must be an integer from 1 to 4096, got '99999999999999999999'");
 }
 
+// A percentage is the decimal with its point moved, not a division:
+// 1.1 / 100 is a place off 0.011.
+TEST(NumberText, PercentagesAreTheDecimalsTheyWrite) {
+  EXPECT_EQ(read_fraction("1.1%"), 0.011);
+  EXPECT_EQ(read_fraction("0.7%"), 0.007);
+  EXPECT_EQ(read_fraction("-10%"), -0.1);
+  EXPECT_EQ(read_fraction("5.%"), 0.05);
+  EXPECT_EQ(read_fraction("1e1%"), 0.1);
+  EXPECT_EQ(read_fraction("25"), 25);
+  EXPECT_EQ(read_fraction("%"), std::nullopt);
+  EXPECT_EQ(read_fraction("x%"), std::nullopt);
+  EXPECT_EQ(read_fraction("1%%"), std::nullopt);
+}
+
 TEST(NumberText, PrintedShortestAndExact) {
   EXPECT_EQ(number_text(0.8), "0.8");
   EXPECT_EQ(number_text(1e-320), "1e-320");
   EXPECT_EQ(number_text(4096), "4096");
   EXPECT_EQ(number_text(100000), "100000") << "whole numbers in full, not 1e+05";
   EXPECT_EQ(number_text(-100000), "-100000");
-  EXPECT_EQ(number_text(123456789012345), "123456789012345");
+  EXPECT_EQ(number_text(1e14), "100000000000000");
+  EXPECT_EQ(number_text(-0.0), "0") << "one zero";
   EXPECT_EQ(number_text(1e15), "1e+15") << "past 10^15 the shortest form again";
   EXPECT_EQ(number_text(2.5e5 + 0.5), "250000.5");
   EXPECT_EQ(number_text(std::numeric_limits<double>::infinity()), "inf");

@@ -58,7 +58,8 @@ TEST(ParamText, ListsKeepTheirNumbersInOrder) {
                                      {",1,2", "number 1 is empty"},
                                      {"1,6", "number 2 is '6'"},
                                      {"1;2", "number 1 is '1;2'"},
-                                     {"1, 2", "number 2 is ' 2'"},
+                                     {"1, 2", "number 2 is ' 2' (no spaces in the list)"},
+                                     {"1,2,3,4,", "number 5 is empty"},
                                      {"", "number 1 is empty"}})
     EXPECT_EQ(refusal(kList, bad), form + ", got '" + bad + "': " + problem);
   // A long list is not quoted whole.

@@ -38,6 +38,9 @@ TEST(NearMiss, OnlyCloseNamesAreSuggested) {
   // Another letters' case, however far by edits.
   EXPECT_EQ(near_miss("--JSON", known), "--json");
   EXPECT_EQ(near_miss("--Max-Differing", known), "--max-differing");
+  EXPECT_EQ(near_miss("--GRAY", ops), "--grayscale");
+  EXPECT_EQ(near_miss("--JSNO", known), "--json");
+  EXPECT_EQ(near_miss("--gray", {"--GrayScale"}), "--GrayScale") << "given as spelt";
 }
 
 std::string error_of(std::vector<std::string> args) {
@@ -68,6 +71,8 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '-grey'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--INVERT", "out.png"}),
             "gpuimg: unknown option '--INVERT'; did you mean --invert? (see gpuimg --help)\n");
+  EXPECT_EQ(error_of({scene, "--GREY", "out.png"}),
+            "gpuimg: unknown option '--GREY'; did you mean --grayscale? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--expr", "v*2", "out.png"}),
             "gpuimg: unknown option '--expr'; did you mean --map? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({scene, "--kernel", "3x3:1,1,1,1,1,1,1,1,1", "out.png"}),

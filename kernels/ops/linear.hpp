@@ -21,7 +21,9 @@ struct Linear {
   };
   static constexpr std::array<ParamSpec, 2> params{
       {{"A", ParamType::real, -1000, 1000, "the factor"},
-       ParamSpec{"B", ParamType::fraction, -1000, 1000, "the offset, a fraction of the largest value"}.after(',')}};
+       ParamSpec{"B", ParamType::fraction, -1000, 1000,
+                 "the offset, in multiples of the largest value (-0.1 or -10% darkens)"}
+           .after(',')}};
   static Params make(const ParamValue* v) { return {v[0].number, v[1].number}; }
   static std::array<ParamValue, 2> values(const Params& p) {
     ParamValue a{}, b{};

@@ -33,7 +33,7 @@ GPUIMG_LINES = {
     "encode": re.compile(r"encoded and written in ([\d.]+) ms"),
     "total": re.compile(r"([\d.]+) ms in all"),
 }
-STAGE = re.compile(r"gpuimg: stage \d+: (\S+).*?([\d.]+) ms$")
+STAGE = re.compile(r"gpuimg: stage \d+: +(\S+).*?([\d.]+) ms$")
 PEER = re.compile(r"^split (\S+) ([\d.]+)$")
 
 
