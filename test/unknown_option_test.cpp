@@ -62,35 +62,32 @@ TEST(UnknownOption, NamedAsTypedWithADidYouMean) {
             "gpuimg: unknown option '--jsn'; did you mean --json? (see gpuimg golden check --help)\n");
   EXPECT_EQ(error_of({scene, "--blr", "3", "out.png"}),
             "gpuimg: unknown option '--blr'; did you mean --blur? (see gpuimg --help)\n");
-  // Other tools' names and spellings, and names cut short.
-  EXPECT_EQ(error_of({scene, "--negate", "out.png"}),
-            "gpuimg: unknown option '--negate'; did you mean --invert? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--grey", "out.png"}),
-            "gpuimg: unknown option '--grey'; did you mean --grayscale? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "-grey", "out.png"}),
-            "gpuimg: unknown option '-grey'; did you mean --grayscale? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--INVERT", "out.png"}),
-            "gpuimg: unknown option '--INVERT'; did you mean --invert? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--GREY", "out.png"}),
-            "gpuimg: unknown option '--GREY'; did you mean --grayscale? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--expr", "v*2", "out.png"}),
-            "gpuimg: unknown option '--expr'; did you mean --map? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--kernel", "3x3:1,1,1,1,1,1,1,1,1", "out.png"}),
-            "gpuimg: unknown option '--kernel'; did you mean --convolve? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--dev", "cpu", "out.png"}),
-            "gpuimg: unknown option '--dev'; did you mean --device? (see gpuimg --help)\n");
-  // A horizontal flip is --flop, though --flip is nearer.
-  EXPECT_EQ(error_of({scene, "--hflip", "out.png"}),
-            "gpuimg: unknown option '--hflip'; did you mean --flop? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--unsharp-mask", "2", "out.png"}),
-            "gpuimg: unknown option '--unsharp-mask'; did you mean --unsharp? (see gpuimg --help)\n");
+  // Other tools' names and spellings, any letters' case, names cut short,
+  // and a horizontal flip, --flop, though --flip is nearer: {typed, its
+  // value or "", the option meant}.
+  for (const auto& [typed, value, meant] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"--negate", "", "--invert"},
+           {"--grey", "", "--grayscale"},
+           {"-grey", "", "--grayscale"},
+           {"--INVERT", "", "--invert"},
+           {"--GREY", "", "--grayscale"},
+           {"--expr", "v*2", "--map"},
+           {"--kernel", "3x3:1,1,1,1,1,1,1,1,1", "--convolve"},
+           {"--dev", "cpu", "--device"},
+           {"--hflip", "", "--flop"},
+           {"--unsharp-mask", "2", "--unsharp"},
+           {"--gray", "", "--grayscale"},
+           {"--sharp", "1", "--sharpen"},
+       }) {
+    std::vector<std::string> args = {scene, typed};
+    if (!value.empty()) args.push_back(value);
+    args.push_back("out.png");
+    EXPECT_EQ(error_of(args),
+              "gpuimg: unknown option '" + typed + "'; did you mean " + meant + "? (see gpuimg --help)\n");
+  }
   EXPECT_EQ(error_of({scene, "--invert", "-o", "out.png"}),
             "gpuimg: unknown option '-o': OUTPUT is the last word, as in gpuimg INPUT [OPERATION ...] OUTPUT (see "
             "gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--gray", "out.png"}),
-            "gpuimg: unknown option '--gray'; did you mean --grayscale? (see gpuimg --help)\n");
-  EXPECT_EQ(error_of({scene, "--sharp", "1", "out.png"}),
-            "gpuimg: unknown option '--sharp'; did you mean --sharpen? (see gpuimg --help)\n");
   EXPECT_EQ(error_of({"compare", scene, scene, "a", "b"}),
             "gpuimg: compare: unexpected argument 'a b' (see gpuimg compare --help)\n");
 }
