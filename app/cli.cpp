@@ -226,11 +226,23 @@ std::vector<const CLI::App*> parsed_chain(const CLI::App& app) {
   return chain;
 }
 
-// "golden check", the words of the subcommands parsed.
-std::string command_path(const CLI::App& app) {
+// "golden check" for that subcommand; "" for the processing command.
+std::string command_words(const CLI::App& command) {
   std::string path;
-  for (const CLI::App* sub : parsed_chain(app)) path += (path.empty() ? "" : " ") + sub->get_name();
+  for (const CLI::App* at = &command; at->get_parent(); at = at->get_parent())
+    path = at->get_name() + (path.empty() ? "" : " " + path);
   return path;
+}
+
+// The words of the subcommands parsed.
+std::string command_path(const CLI::App& app) {
+  const std::vector<const CLI::App*> chain = parsed_chain(app);
+  return chain.empty() ? "" : command_words(*chain.back());
+}
+
+// Where a usage error about `path` ("golden check") points the user.
+std::string help_hint(const std::string& path) {
+  return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
 }
 
 // The subcommand of `app` that `word` names, or null.
@@ -364,12 +376,6 @@ class UsageInDescription : public CLI::Formatter {
 bool writable(const std::string& ext) {
   const std::vector<std::string> all = writable_extensions();
   return std::find(all.begin(), all.end(), ext) != all.end();
-}
-
-// An extension gpuimg reads or writes.
-bool image_extension(const std::string& ext) {
-  const std::vector<std::string> readable = readable_extensions();
-  return writable(ext) || std::find(readable.begin(), readable.end(), ext) != readable.end();
 }
 
 // "png, jpg, jpeg, ...", for the messages that name them.
@@ -719,10 +725,9 @@ const CLI::App& named_command(const CLI::App& app, int argc, const char* const* 
       if (takes_next_word(*at, word)) ++i;
       continue;
     }
-    const std::vector<const CLI::App*> subs = at->get_subcommands([](const CLI::App*) { return true; });
-    const auto sub = std::find_if(subs.begin(), subs.end(), [&](const CLI::App* s) { return s->check_name(word); });
-    if (sub == subs.end()) break;
-    at = *sub;
+    const CLI::App* sub = subcommand_named(*at, word);
+    if (!sub) break;
+    at = sub;
   }
   return *at;
 }
@@ -731,7 +736,8 @@ const CLI::App& named_command(const CLI::App& app, int argc, const char* const* 
 // sign: "—invert" where "--invert" belongs), which would otherwise be read
 // as a file, and an unprocessed copy written. Not where a file has that
 // name, nor after "--". It runs before parsing: the options are those of
-// the command the first words name (named_command).
+// the command the first words name (named_command), whose help the
+// message points to.
 std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const char* const* argv) {
   for (int i = 1; i < argc && argv[i] != std::string_view("--"); ++i) {
     std::string_view word = argv[i];
@@ -746,11 +752,12 @@ std::optional<std::string> typographic_dash(const CLI::App& app, int argc, const
     }
     if (!found) continue;
     const std::string option = "--" + std::string(word.substr(0, word.find('=')));
-    const std::vector<std::string> options = known_options(named_command(app, argc, argv));
+    const CLI::App& command = named_command(app, argc, argv);
+    const std::vector<std::string> options = known_options(command);
     std::error_code e;
     if (std::find(options.begin(), options.end(), option) != options.end() && !std::filesystem::exists(argv[i], e))
       return "'" + std::string(argv[i]) + "' starts with " + found + ", not '--' (pasted text?): did you mean " +
-             option + "?";
+             option + "?" + help_hint(command_words(command));
   }
   return std::nullopt;
 }
@@ -963,12 +970,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   ReportCli report(app);
   InfoCli info(app);
 
-  // Where a usage error points the user: the command parsed, or before
-  // parsing the one the words name.
-  const auto help_of = [](const std::string& path) {
-    return path.empty() ? std::string(kHelpHint) : " (see gpuimg " + path + " --help)";
-  };
-  const auto hint = [&] { return help_of(command_path(app)); };
+  // Where a usage error points the user.
+  const auto hint = [&] { return help_hint(command_path(app)); };
   // help --blur, as git help and man habits type it: the operation's help,
   // where parsing would take --blur for the option itself, missing its
   // value. Other options (help -h, help --version) parse as ever.
@@ -981,10 +984,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (const std::optional<std::string> refused = typographic_dash(app, argc, argv)) {
-    std::string path;
-    for (const CLI::App* at = &named_command(app, argc, argv); at->get_parent(); at = at->get_parent())
-      path = at->get_name() + (path.empty() ? "" : " " + path);
-    print_message(*refused + help_of(path));
+    print_message(*refused);
     result.exit_code = static_cast<int>(ExitCode::usage);
     return result;
   }

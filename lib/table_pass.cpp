@@ -48,6 +48,10 @@ template <class Test> bool any_in_run(const Pipeline& planned, std::size_t first
   return false;
 }
 
+// Whether a pass's data carries its table again as 16-bit entries
+// (tables.hpp): at 16 bits, where it has one.
+bool carries_packed16(std::int32_t max, std::size_t tables) { return max == 65535 && tables == 1; }
+
 }  // namespace
 
 int colour_channels(const Shape& s) { return s.channels == 2 || s.channels == 4 ? s.channels - 1 : s.channels; }
@@ -103,7 +107,7 @@ bool pass_monotone(const Pipeline& planned, std::size_t first) {
 std::size_t pass_table_entries(const Pipeline& planned, std::size_t first) {
   const Shape& in = planned.at(first).in;
   const std::size_t tables = pass_per_channel(planned, first) ? colour_channels(in) : 1;
-  if (max_sample(in) == 65535 && tables == 1) return kPacked16At + kPacked16Words;
+  if (carries_packed16(max_sample(in), tables)) return kPacked16At + kPacked16Words;
   return 1 + tables * (static_cast<std::size_t>(max_sample(in)) + 1);
 }
 
@@ -129,7 +133,7 @@ std::vector<std::int32_t> pass_tables(const Pipeline& planned, std::size_t first
   for (std::size_t i = 1; i < data.size() && complement; ++i)
     complement = data[i] == max - static_cast<std::int32_t>((i - 1) % (static_cast<std::size_t>(max) + 1));
   if (complement) data[0] = kTableComplement;
-  if (max == 65535 && tables == 1) {
+  if (carries_packed16(max, tables)) {
     data[0] |= kTablePacked16;
     data.resize(kPacked16At);
     for (std::int32_t v = 0; v <= max; v += 2)

@@ -470,6 +470,12 @@ std::string writable_hint(const std::string& ext) {
   return near ? "; did you mean " + *near + "?" : "";
 }
 
+bool image_extension(const std::string& ext) {
+  const std::vector<std::string> read = readable_extensions(), written = writable_extensions();
+  return std::find(read.begin(), read.end(), ext) != read.end() ||
+         std::find(written.begin(), written.end(), ext) != written.end();
+}
+
 std::vector<std::string> readable_extensions() {
   std::vector<std::string> out = {"png", "jpg", "jpeg", "bmp", "pgm", "ppm", "pnm", "tga", "psd", "gif"};
 #if GPUIMG_WITH_TIFF

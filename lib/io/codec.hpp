@@ -117,6 +117,8 @@ void check_report_path(const std::string& path);
 // Lower-case extensions (without the dot) this build can write / read.
 std::vector<std::string> writable_extensions();
 std::vector<std::string> readable_extensions();
+// Whether gpuimg reads or writes files of this (lower-case) extension.
+bool image_extension(const std::string& ext);
 
 // For `ext`, not a written format: "; did you mean jpg?" where it is a
 // slip of one's extension ("jgp", "pgn"), "; gpuimg reads gif files but
