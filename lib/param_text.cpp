@@ -186,9 +186,9 @@ std::optional<NumberList> read_list(std::string_view text, const ParamSpec& spec
     const std::size_t comma = text.find(',');
     const std::string_view item = text.substr(0, comma);
     const auto v = read_decimal(item);
-    const std::string which = "number " + std::to_string(numbers.size() + 1);
     if (!v || !in_range(*v, spec)) {
-      problem = which + (item.empty() ? " is empty" : " is '" + std::string(item) + "'");
+      problem = "number " + std::to_string(numbers.size() + 1) +
+                (item.empty() ? " is empty" : " is '" + std::string(item) + "'");
       // "1, 2": the number is fine, the space is not.
       const std::size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
       if (first != std::string_view::npos && (first > 0 || last + 1 < item.size()) &&
@@ -307,11 +307,8 @@ ParamValue parse_param(const std::string& what, const ParamSpec& spec, const std
       } catch (const expr::SyntaxError& e) {
         // "--map out.png", "--map out/": the expression was left out before
         // the output (an image's name, or a folder's), which does not parse.
-        const std::vector<std::string> images = readable_extensions(), written = writable_extensions();
-        const std::string ext = lower_extension(text);
-        const bool image = !ext.empty() && (std::find(images.begin(), images.end(), ext) != images.end() ||
-                                            std::find(written.begin(), written.end(), ext) != written.end());
-        if (text.find_first_of("; ") == std::string::npos && (image || text.back() == '/'))
+        const bool file = image_extension(lower_extension(text)) || (!text.empty() && text.back() == '/');
+        if (file && text.find_first_of("; ") == std::string::npos)
           throw UsageError(what + " is missing: expected an expression, got '" + text + "', a file name");
         throw UsageError(what + ": " + e.problem(), {e.shown(), e.caret()});
       }

@@ -110,6 +110,10 @@ TEST(CliMap, AFileNameWhereTheExpressionShouldBeIsNamed) {
   const RunResult given = run_binary({(data_dir() / "scene.png").string(), "--map", "v;v;x.png", tmp.file("o.png")});
   EXPECT_EQ(given.status, 2) << given.err;
   EXPECT_EQ(given.err.find("is missing"), std::string::npos) << given.err;
+  // An empty one is the parser's to name (the file check reads no last character).
+  const RunResult empty = run_binary({(data_dir() / "scene.png").string(), "--map", "", tmp.file("o.png")});
+  EXPECT_EQ(empty.status, 2) << empty.err;
+  EXPECT_NE(empty.err.find("--map: EXPR: column 1: empty expression"), std::string::npos) << empty.err;
 }
 
 TEST(CliMap, TooManyExpressionsForAGrayImageNameTheFile) {
