@@ -19,6 +19,9 @@
 // one atomic per warp.
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
 
 #include "bulk_copy.cuh"
 #include "cuda_launch.hpp"
@@ -498,15 +501,31 @@ bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 ==
 
 cudaError_t table_device(TableDevice& d) {
   int device = 0;
-  cudaFuncAttributes bulk{};
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+  // Asked once a device, not at every pass's launch; lanes on several
+  // threads share the answers.
+  static std::mutex lock;
+  static std::vector<std::optional<TableDevice>> asked;
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    if (static_cast<std::size_t>(device) < asked.size() && asked[device]) {
+      d = *asked[device];
+      return cudaSuccess;
+    }
+  }
+  TableDevice found{};
+  cudaFuncAttributes bulk{};
+  if (cudaError_t e = cudaDeviceGetAttribute(&found.major, cudaDevAttrComputeCapabilityMajor, device);
+      e != cudaSuccess)
     return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&d.room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (cudaError_t e = cudaDeviceGetAttribute(&found.room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
       e != cudaSuccess)
     return e;
   if (cudaError_t e = cudaFuncGetAttributes(&bulk, lookup16_kernel<1, true>); e != cudaSuccess) return e;
-  d.ptx_version = bulk.ptxVersion;
+  found.ptx_version = bulk.ptxVersion;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (asked.size() <= static_cast<std::size_t>(device)) asked.resize(device + 1);
+  asked[device] = d = found;
   return cudaSuccess;
 }
 
